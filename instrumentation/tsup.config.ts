@@ -1,12 +1,15 @@
 import { defineConfig } from 'tsup';
 
-// Dual ESM + CJS with types, so plain `node` can `import` or `require` the package.
+// Dual ESM + CJS with types, so plain `node` can `import` or `require` the package, and the
+// preload works with both `node --import` and `node --require`. `shims` gives the CJS build an
+// `import.meta.url` for module.register().
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', register: 'src/register.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,
   sourcemap: true,
   target: 'node20',
   splitting: false,
+  shims: true,
 });

@@ -1,2 +1,89 @@
-// Placeholder until the collector and dashboard land: tells what is here and how to use it.
-console.log('Faultline: @faultline/instrumentation is built. See README.md for usage.');
+// `npm start`: the collector (OTLP/HTTP) and the dashboard (Next.js) in one process over one Store.
+// One process because an embedded chDB data directory can be opened by one process only: the
+// receiver writes and the pages read through the same engine, kept on globalThis by openStore().
+//
+//   npm start [-- --port 3000 --otlp-port 4318 --host 127.0.0.1]
+//   env: PORT / FAULTLINE_DASHBOARD_PORT, FAULTLINE_OTLP_PORT, FAULTLINE_DASHBOARD_HOST,
+//        FAULTLINE_DATA_DIR or FAULTLINE_CLICKHOUSE_URL (see collector), FAULTLINE_SLO_TARGET.
+// Port 0 picks a free port; the chosen URLs are printed as `faultline: dashboard <url>` and
+// `faultline: otlp <url>` lines (tests read them).
+import { createServer } from 'node:http';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const root = resolve(import.meta.dirname, '..');
+
+function fail(message) {
+  console.error(`faultline start: ${message}`);
+  process.exit(2);
+}
+
+function port(name, value, fallback) {
+  const raw = value ?? fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`${name}=${raw} is not a port: give an integer 0–65535 (0 = any free port).`);
+  return n;
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      port: { type: 'string' },
+      'otlp-port': { type: 'string' },
+      host: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  }).values;
+} catch (err) {
+  fail(`${err.message}. Usage: npm start -- [--port 3000] [--otlp-port 4318] [--host 127.0.0.1]`);
+}
+if (args.help) {
+  console.log('Usage: npm start -- [--port 3000] [--otlp-port 4318] [--host 127.0.0.1]');
+  process.exit(0);
+}
+
+const env = process.env;
+const dashboardPort = port('--port', args.port ?? env.FAULTLINE_DASHBOARD_PORT ?? env.PORT, 3000);
+const otlpPort = port('--otlp-port', args['otlp-port'] ?? env.FAULTLINE_OTLP_PORT, 4318);
+const host = args.host ?? env.FAULTLINE_DASHBOARD_HOST ?? '127.0.0.1';
+
+const { openStore, startCollector } = await import('@faultline/collector');
+const store = await openStore();
+const collector = await startCollector({ store, port: otlpPort });
+const otlpUrl = `http://${env.FAULTLINE_OTLP_HOST ?? '127.0.0.1'}:${collector.port}`;
+// The empty state tells users where to point OTEL_EXPORTER_OTLP_ENDPOINT.
+env.FAULTLINE_OTLP_ENDPOINT = otlpUrl;
+
+const { default: next } = await import('next');
+const app = next({ dev: false, dir: resolve(root, 'dashboard'), hostname: host, port: dashboardPort });
+await app.prepare();
+const handle = app.getRequestHandler();
+const server = createServer((req, res) => handle(req, res));
+await new Promise((ok, ko) => {
+  server.once('error', ko);
+  server.listen(dashboardPort, host, ok);
+});
+const address = server.address();
+const shownHost = host.includes(':') ? `[${host}]` : host;
+console.log(`faultline: otlp ${otlpUrl}/v1/traces`);
+console.log(`faultline: dashboard http://${shownHost}:${address.port}`);
+console.log(`faultline: store ${store.mode}${store.mode === 'embedded' ? ` (${env.FAULTLINE_DATA_DIR ?? './.faultline/data'})` : ''}`);
+
+let closing = false;
+async function shutdown(signal) {
+  if (closing) return;
+  closing = true;
+  console.log(`faultline: ${signal}, shutting down`);
+  server.close();
+  server.closeAllConnections?.();
+  try {
+    await collector.close();
+    await app.close?.();
+    await store.close();
+  } finally {
+    process.exit(0);
+  }
+}
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,0 +1,315 @@
+// Ingest benchmark: 512-span OTLP/protobuf requests from this process into a collector child
+// process with embedded chDB, then, in the same child and engine, the ceiling: the same rows,
+// already serialized, in one INSERT. Prints every figure; asserts nothing.
+//   node collector/bench/ingest.bench.mjs [--seconds 15]
+import { fork } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+
+const DIST = new URL('../dist/index.js', import.meta.url);
+const SPANS_PER_REQUEST = 512;
+const BODIES = 16;
+
+// ───────────────────────────── load generator (parent) ─────────────────────────────
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '15' },
+      concurrency: { type: 'string', default: '32' },
+      batch: { type: 'string', default: '' },
+      queue: { type: 'string', default: '' },
+    },
+  });
+  const seconds = Number(values.seconds);
+  const concurrency = Number(values.concurrency);
+  if (!existsSync(DIST)) {
+    console.error('collector/dist is missing: run `npm run build -w collector` first');
+    process.exit(2);
+  }
+  const bodies = await makeBodies();
+  const { decodeTraces } = await import(DIST.href);
+  printDecodeSpeed(decodeTraces, bodies[0]);
+
+  const dir = mkdtempSync(join(tmpdir(), 'faultline-ingest-bench-'));
+  const child = fork(new URL(import.meta.url).pathname, ['--collector', dir, values.batch, values.queue], {
+    stdio: 'inherit',
+  });
+  const ask = rpc(child);
+  try {
+    const { port } = await ask({ cmd: 'ready' });
+    const url = `http://127.0.0.1:${port}/v1/traces`;
+    // Ceiling first, on the fresh engine: the receiver's own rows for these bodies, serialized
+    // before the clock starts, in one INSERT through the same client and engine.
+    const ceiling = await ask({ cmd: 'ceiling', rows: 102_400 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+    await closedLoop(url, agent, bodies, concurrency, 3); // warm-up: JIT, first parts, page cache
+    await ask({ cmd: 'resetPeak' });
+    const sustained = await closedLoop(url, agent, bodies, concurrency, seconds);
+    const afterLoad = await ask({ cmd: 'stats' });
+    const rate = sustained.ackedSpans / sustained.seconds;
+    line('sustained ingest', `${fmt(rate)} spans/s acknowledged (${sustained.ackedSpans} spans in ${sustained.seconds.toFixed(1)} s, ${concurrency} concurrent requests)`);
+    line('request latency', `p50 ${ms(pct(sustained.latencies, 50))}  p99 ${ms(pct(sustained.latencies, 99))}  max ${ms(Math.max(...sustained.latencies))}`);
+    line('responses', JSON.stringify(sustained.statuses));
+    line('collector peak RSS (load)', mb(afterLoad.peakRss));
+    line('writer', `spooled ${afterLoad.writer.spooled}, insert errors ${afterLoad.writer.insertErrors}, queue now ${afterLoad.writer.queueDepth}`);
+
+    const overload = await openLoop(url, agent, bodies, rate * 2, 10, ask);
+    line('2x overload offered', `${fmt(overload.offeredSpans / overload.seconds)} spans/s for ${overload.seconds.toFixed(1)} s`);
+    line('2x overload result', `acked ${fmt(overload.ackedSpans / overload.seconds)} spans/s, responses ${JSON.stringify(overload.statuses)}`);
+    const rss = overload.mem.map((m) => m.rss);
+    const heap = overload.mem.map((m) => m.heapUsed);
+    line('2x overload RSS', `start ${mb(rss[0])}, max ${mb(Math.max(...rss))}, end ${mb(rss.at(-1))} (every 500 ms: ${rss.map((r) => Math.round(r / 1048576)).join(' ')} MiB)`);
+    line('2x overload JS heap used', `start ${mb(heap[0])}, max ${mb(Math.max(...heap))}, end ${mb(heap.at(-1))}`);
+
+    const drained = await ask({ cmd: 'drainAndCount' });
+    line('rows check', `otel_traces holds ${drained.rows} rows = ${ceiling.rows} ceiling rows + ${drained.rows - ceiling.rows} ingested; the collector acknowledged ${drained.accepted} spans`);
+
+    line('ceiling JSONEachRow', `${fmt(ceiling.jsonRowsPerSec)} rows/s (one INSERT of ${ceiling.rows} rows, ${mb(ceiling.jsonBytes)}, ${ceiling.jsonSeconds.toFixed(2)} s)`);
+    line('ceiling binary', ceiling.binary);
+    line('ratio sustained/ceiling', `${(rate / ceiling.jsonRowsPerSec).toFixed(2)}x (JSONEachRow ceiling)`);
+    agent.destroy();
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function line(label, text) {
+  console.log(`${label.padEnd(28)} ${text}`);
+}
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+const ms = (n) => `${n.toFixed(1)} ms`;
+const mb = (n) => `${(n / 1048576).toFixed(0)} MiB`;
+function pct(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function printDecodeSpeed(decodeTraces, body) {
+  const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
+  for (let i = 0; i < 200; i++) decodeTraces(body, 'protobuf', limits);
+  const started = performance.now();
+  let n = 0;
+  while (performance.now() - started < 1000) {
+    decodeTraces(body, 'protobuf', limits);
+    n++;
+  }
+  const perSec = (n * SPANS_PER_REQUEST) / ((performance.now() - started) / 1000);
+  line('decode only (protobuf)', `${fmt(perSec)} spans/s (${(body.length / 1024).toFixed(0)} KiB per 512-span request)`);
+}
+
+function post(url, agent, body) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/x-protobuf', 'content-length': body.length } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
+    });
+    req.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
+    req.end(body);
+  });
+}
+
+async function closedLoop(url, agent, bodies, concurrency, seconds) {
+  const deadline = performance.now() + seconds * 1000;
+  const latencies = [];
+  const statuses = {};
+  let ackedSpans = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const r = await post(url, agent, bodies[next++ % bodies.length]);
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+        if (r.status === 200) {
+          ackedSpans += SPANS_PER_REQUEST;
+          latencies.push(r.ms);
+        } else await new Promise((res) => setTimeout(res, 50)); // an exporter backs off on 429
+      }
+    }),
+  );
+  return { ackedSpans, latencies, statuses, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Offers requests at a fixed rate whatever the answers are (open loop), sampling collector RSS. */
+async function openLoop(url, agent, bodies, spansPerSec, seconds, ask) {
+  const interval = (SPANS_PER_REQUEST / spansPerSec) * 1000;
+  const statuses = {};
+  const mem = [];
+  let ackedSpans = 0;
+  let offeredSpans = 0;
+  const pending = new Set();
+  const started = performance.now();
+  const sampler = setInterval(() => void ask({ cmd: 'mem' }).then((r) => mem.push(r)), 500);
+  mem.push(await ask({ cmd: 'mem' }));
+  let i = 0;
+  while (performance.now() - started < seconds * 1000) {
+    const due = started + i * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    offeredSpans += SPANS_PER_REQUEST;
+    const p = post(url, agent, bodies[i++ % bodies.length]).then((r) => {
+      statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+      if (r.status === 200) ackedSpans += SPANS_PER_REQUEST;
+      pending.delete(p);
+    });
+    pending.add(p);
+  }
+  await Promise.all([...pending]);
+  clearInterval(sampler);
+  mem.push(await ask({ cmd: 'mem' }));
+  return { ackedSpans, offeredSpans, statuses, mem, seconds: (performance.now() - started) / 1000 };
+}
+
+function rpc(child) {
+  let id = 0;
+  const waiting = new Map();
+  child.on('message', (m) => {
+    waiting.get(m.id)?.(m);
+    waiting.delete(m.id);
+  });
+  child.on('exit', (code) => {
+    for (const resolve of waiting.values()) resolve({ error: `collector exited with ${code}` });
+  });
+  return (msg) =>
+    new Promise((resolve, reject) => {
+      const myId = ++id;
+      waiting.set(myId, (m) => (m.error ? reject(new Error(m.error)) : resolve(m)));
+      child.send({ ...msg, id: myId });
+    });
+}
+
+/** 16 distinct 512-span requests shaped like Faultline traffic: client calls, 10% failures. */
+async function makeBodies() {
+  const { ProtobufTraceSerializer } = await import('@opentelemetry/otlp-transformer');
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { resourceFromAttributes } = await import('@opentelemetry/resources');
+  const bodies = [];
+  for (let b = 0; b < BODIES; b++) {
+    const memory = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      resource: resourceFromAttributes({
+        'service.name': `checkout-${b % 4}`,
+        'service.version': '1.4.2',
+        'host.name': `node-${b}`,
+        'process.pid': 4242 + b,
+        'telemetry.sdk.language': 'nodejs',
+        'telemetry.sdk.name': 'opentelemetry',
+      }),
+      spanProcessors: [new SimpleSpanProcessor(memory)],
+    });
+    const tracer = provider.getTracer('@faultline/instrumentation', '0.1.0');
+    for (let i = 0; i < SPANS_PER_REQUEST; i++) {
+      const failed = i % 10 === 0;
+      const span = tracer.startSpan(i % 3 === 0 ? 'SELECT orders' : 'POST /v1/charges', {
+        kind: i % 8 === 0 ? 1 : 2,
+        attributes: {
+          'http.request.method': 'POST',
+          'url.full': 'https://api.stripe.com/v1/charges',
+          'server.address': 'api.stripe.com',
+          'http.response.status_code': failed ? 429 : 200,
+          'faultline.source': 'http',
+          'faultline.correlation_id': `req_${b}_${i}`,
+        },
+      });
+      if (failed) {
+        span.setAttributes({
+          'faultline.class': 'rate_limit',
+          'faultline.code': '429',
+          'faultline.message': 'Rate limit exceeded for endpoint /v1/charges',
+          'faultline.retryable': true,
+          'faultline.retry_after': 12,
+          'faultline.raw': '{"status":429,"headers":{"retry-after":"12"}}',
+        });
+        span.addEvent('exception', { 'exception.type': 'RateLimitError', 'exception.message': 'Too many requests' });
+        span.setStatus({ code: 2, message: 'rate limited' });
+      }
+      span.end();
+    }
+    bodies.push(Buffer.from(ProtobufTraceSerializer.serializeRequest(memory.getFinishedSpans())));
+  }
+  return bodies;
+}
+
+// ───────────────────────────── collector (child) ─────────────────────────────
+
+async function runCollectorChild(dir, batch, queue) {
+  const { openStore, startCollector, insertBatch, decodeTraces, serializeRows } = await import(DIST.href);
+  const store = await openStore({ dataDir: join(dir, 'data') });
+  const writerOptions = { spoolDir: join(dir, 'spool') };
+  if (batch) writerOptions.maxBatchSpans = Number(batch);
+  if (queue) writerOptions.maxQueueSpans = Number(queue);
+  const collector = await startCollector({ port: 0, store, writerOptions });
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }, 100);
+  const count = async () => {
+    const rs = await store.client.query({ query: 'SELECT count() AS n FROM otel_traces', format: 'JSONEachRow' });
+    return Number((await rs.json())[0].n);
+  };
+
+  process.on('message', async (m) => {
+    const reply = (data) => process.send({ ...data, id: m.id });
+    try {
+      if (m.cmd === 'ready') reply({ port: collector.port });
+      else if (m.cmd === 'resetPeak') {
+        peakRss = process.memoryUsage.rss();
+        reply({});
+      } else if (m.cmd === 'stats') reply({ peakRss, writer: collector.writer.stats() });
+      else if (m.cmd === 'mem') {
+        const { rss, heapUsed } = process.memoryUsage();
+        reply({ rss, heapUsed });
+      }
+      else if (m.cmd === 'drainAndCount') {
+        await collector.close();
+        reply({ rows: await count(), accepted: collector.writer.stats().accepted });
+      } else if (m.cmd === 'ceiling') reply(await ceiling(m.rows));
+    } catch (err) {
+      reply({ error: String(err?.stack ?? err) });
+    }
+  });
+
+  async function ceiling(rows) {
+    const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
+    const serialized = (await makeBodies()).map((b) => serializeRows(decodeTraces(b, 'protobuf', limits).rows));
+    let body = '';
+    for (let i = 0; i < rows / SPANS_PER_REQUEST; i++) body += serialized[i % serialized.length];
+    const started = performance.now();
+    await insertBatch(store.client, body);
+    const jsonSeconds = (performance.now() - started) / 1000;
+
+    let binary;
+    try {
+      const rb = await store.client.exec({ query: `SELECT * FROM otel_traces LIMIT ${rows} FORMAT RowBinary` });
+      const chunks = [];
+      for await (const c of rb.stream) chunks.push(c);
+      const buf = Buffer.concat(chunks);
+      const t0 = performance.now();
+      await store.client.exec({ query: 'INSERT INTO otel_traces FORMAT RowBinary', values: Readable.from([buf]) });
+      const s = (performance.now() - t0) / 1000;
+      binary = `${fmt(rows / s)} rows/s (RowBinary, ${mb(buf.length)})`;
+    } catch (err) {
+      binary = `not accepted: ${String(err.message ?? err).split('\n')[0].slice(0, 160)}`;
+    }
+    return { rows, jsonSeconds, jsonRowsPerSec: rows / jsonSeconds, jsonBytes: Buffer.byteLength(body), binary };
+  }
+
+  process.on('SIGTERM', async () => {
+    clearInterval(sampler);
+    await collector.close().catch(() => {});
+    process.exit(0);
+  });
+}
+
+// Last, so every declaration above is initialized before top-level await runs.
+if (process.argv[2] === '--collector') await runCollectorChild(process.argv[3], process.argv[4], process.argv[5]);
+else await main();

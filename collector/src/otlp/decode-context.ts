@@ -1,0 +1,98 @@
+import type { TraceRow } from '../types.js';
+import { OtlpDecodeError } from './otlp-decode-error.js';
+
+/** Per-request bounds the decoders enforce (see README "Receiver" for the defaults). */
+export interface DecodeLimits {
+  /** Spans in one request at most; more → 413 for the whole request. */
+  maxSpansPerRequest: number;
+  /** Stringified attribute values longer than this (UTF-16 units) are truncated, and counted. */
+  maxAttributeValueLength: number;
+  /** Nesting depth of array/kvlist AnyValues at most; deeper → 400. */
+  maxAnyValueDepth: number;
+}
+
+export interface DecodeResult {
+  rows: TraceRow[];
+  /** Spans refused individually (invalid ids), reported in `partial_success`. */
+  rejectedSpans: number;
+  /** Why the first span was refused, or a warning about truncation; '' when nothing to say. */
+  message: string;
+  /** Attribute values cut to `maxAttributeValueLength`. */
+  truncatedValues: number;
+}
+
+/** Accumulates one request's rows, rejections and limit checks; shared by both decoders. */
+export class DecodeContext {
+  readonly limits: DecodeLimits;
+  readonly rows: TraceRow[] = [];
+  rejectedSpans = 0;
+  truncatedValues = 0;
+  private spans = 0;
+  private firstRejection = '';
+
+  constructor(limits: DecodeLimits) {
+    this.limits = limits;
+  }
+
+  countSpan(): void {
+    if (++this.spans > this.limits.maxSpansPerRequest) {
+      throw new OtlpDecodeError(
+        `request holds more than ${this.limits.maxSpansPerRequest} spans; lower the exporter's batch size ` +
+          '(BatchSpanProcessor maxExportBatchSize) or raise FAULTLINE_MAX_SPANS_PER_REQUEST',
+        413,
+      );
+    }
+  }
+
+  /** Cuts an attribute value that is over the limit. */
+  bound(value: string): string {
+    if (value.length <= this.limits.maxAttributeValueLength) return value;
+    this.truncatedValues++;
+    return value.slice(0, this.limits.maxAttributeValueLength);
+  }
+
+  checkDepth(depth: number): void {
+    if (depth > this.limits.maxAnyValueDepth) {
+      throw new OtlpDecodeError(
+        `attribute value nests arrays/kvlists deeper than ${this.limits.maxAnyValueDepth} levels; flatten it`,
+      );
+    }
+  }
+
+  reject(reason: string): void {
+    if (this.rejectedSpans++ === 0) this.firstRejection = reason;
+  }
+
+  result(): DecodeResult {
+    let message = '';
+    if (this.rejectedSpans > 0) message = `${this.rejectedSpans} span(s) rejected: ${this.firstRejection}`;
+    if (this.truncatedValues > 0) {
+      const note =
+        `${this.truncatedValues} attribute value(s) truncated to ` +
+        `${this.limits.maxAttributeValueLength} characters`;
+      message = message ? `${message}; ${note}` : note;
+    }
+    return {
+      rows: this.rows,
+      rejectedSpans: this.rejectedSpans,
+      message,
+      truncatedValues: this.truncatedValues,
+    };
+  }
+}
+
+/**
+ * Why a span's ids make it unusable, or '' when they are fine. Ids arrive as hex with all-zero ids
+ * already turned into '' (as the exporter's `TraceIDToHexOrEmptyString` does). OTLP requires a
+ * non-zero 16-byte trace id and 8-byte span id; a parent id is empty or 8 bytes.
+ */
+export function idProblem(traceId: string, spanId: string, parentSpanId: string): string {
+  if (traceId === '') return 'trace_id is missing or all zeros';
+  if (traceId.length !== 32) return 'trace_id must be 16 bytes (32 hex characters)';
+  if (spanId === '') return 'span_id is missing or all zeros';
+  if (spanId.length !== 16) return 'span_id must be 8 bytes (16 hex characters)';
+  if (parentSpanId.length !== 0 && parentSpanId.length !== 16) {
+    return 'parent_span_id must be empty or 8 bytes (16 hex characters)';
+  }
+  return '';
+}

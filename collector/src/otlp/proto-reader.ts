@@ -1,0 +1,135 @@
+import { OtlpDecodeError } from './otlp-decode-error.js';
+
+/**
+ * A bounds-checked protobuf wire reader. protobufjs's Reader silently clamps a string or bytes
+ * field that runs past the end of the buffer, and reads fixed64 into Long objects; the OTLP decoder
+ * needs truncation to be an error and timestamps as two uint32 halves, so it reads the wire itself.
+ */
+export class ProtoReader {
+  readonly buf: Buffer;
+  pos: number;
+  /** End of the message being read (exclusive); nested messages narrow it. */
+  end: number;
+
+  constructor(buf: Buffer, start = 0, end = buf.length) {
+    this.buf = buf;
+    this.pos = start;
+    this.end = end;
+  }
+
+  /** A varint that fits in 32 bits (tags, lengths, enums); longer varints keep their low 32 bits. */
+  uint32(): number {
+    const buf = this.buf;
+    let pos = this.pos;
+    let result = 0;
+    let shift = 0;
+    while (true) {
+      if (pos >= this.end) throw truncated();
+      const b = buf[pos++]!;
+      if (shift < 28) result |= (b & 0x7f) << shift;
+      else if (shift === 28) result |= (b & 0x0f) << 28;
+      if (b < 0x80) break;
+      shift += 7;
+      if (shift > 63) throw new OtlpDecodeError('invalid protobuf: varint longer than 10 bytes');
+    }
+    this.pos = pos;
+    return result >>> 0;
+  }
+
+  /** A 64-bit varint as [low, high] uint32 halves. */
+  varint64(): [number, number] {
+    const buf = this.buf;
+    let lo = 0;
+    let hi = 0;
+    let pos = this.pos;
+    for (let i = 0; i < 10; i++) {
+      if (pos >= this.end) throw truncated();
+      const b = buf[pos++]!;
+      const bits = b & 0x7f;
+      if (i < 4) lo |= bits << (7 * i);
+      else if (i === 4) {
+        lo |= (bits & 0x0f) << 28;
+        hi |= bits >>> 4;
+      } else hi |= bits << (7 * i - 32);
+      if (b < 0x80) {
+        this.pos = pos;
+        return [lo >>> 0, hi >>> 0];
+      }
+    }
+    throw new OtlpDecodeError('invalid protobuf: varint longer than 10 bytes');
+  }
+
+  /** fixed64 as [low, high] uint32 halves. */
+  fixed64(): [number, number] {
+    const pos = this.pos;
+    if (pos + 8 > this.end) throw truncated();
+    this.pos = pos + 8;
+    return [this.buf.readUInt32LE(pos), this.buf.readUInt32LE(pos + 4)];
+  }
+
+  double(): number {
+    const pos = this.pos;
+    if (pos + 8 > this.end) throw truncated();
+    this.pos = pos + 8;
+    return this.buf.readDoubleLE(pos);
+  }
+
+  /** Reads a length prefix and returns the end offset of the delimited field, checked. */
+  delimitedEnd(): number {
+    const len = this.uint32();
+    const end = this.pos + len;
+    if (end > this.end) throw truncated();
+    return end;
+  }
+
+  string(): string {
+    const end = this.delimitedEnd();
+    const start = this.pos;
+    this.pos = end;
+    return end - start < 24 ? shortUtf8(this.buf, start, end) : this.buf.toString('utf8', start, end);
+  }
+
+  bytes(): Buffer {
+    const end = this.delimitedEnd();
+    const start = this.pos;
+    this.pos = end;
+    return this.buf.subarray(start, end);
+  }
+
+  /** Skips a field of the given wire type (groups are deprecated and refused). */
+  skip(wireType: number): void {
+    switch (wireType) {
+      case 0:
+        this.varint64();
+        return;
+      case 1:
+        if (this.pos + 8 > this.end) throw truncated();
+        this.pos += 8;
+        return;
+      case 2:
+        this.pos = this.delimitedEnd();
+        return;
+      case 5:
+        if (this.pos + 4 > this.end) throw truncated();
+        this.pos += 4;
+        return;
+      default:
+        throw new OtlpDecodeError(`invalid protobuf: unsupported wire type ${wireType}`);
+    }
+  }
+}
+
+function truncated(): OtlpDecodeError {
+  return new OtlpDecodeError('invalid protobuf: message truncated (a field runs past the end of the body)');
+}
+
+// Attribute keys and small values are short ASCII; a JS loop beats the Buffer call for them.
+function shortUtf8(buf: Buffer, start: number, end: number): string {
+  let s = '';
+  for (let i = start; i < end; i++) {
+    const c = buf[i]!;
+    if (c >= 0x80) return buf.toString('utf8', start, end);
+    s += String.fromCharCode(c);
+  }
+  return s;
+}

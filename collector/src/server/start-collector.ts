@@ -1,0 +1,141 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ReceiverOptions, resolveReceiverConfig } from '../config/receiver-config.js';
+import { openStore } from '../store/index.js';
+import type { SpanWriter, Store, WriterOptions } from '../types.js';
+import { createSpanWriter } from '../writer/index.js';
+import { handleTraces } from './handle-traces.js';
+import { ReceiverStats } from './receiver-stats.js';
+import { renderMetrics } from './render-metrics.js';
+import { sendProblem } from './send-problem.js';
+
+export interface CollectorOptions extends ReceiverOptions {
+  /** The store to write through; opened with `openStore()` (env-configured) when absent. */
+  store?: Store;
+  /** A ready writer (tests, custom sinks); otherwise one is created on `store`. */
+  writer?: SpanWriter;
+  writerOptions?: WriterOptions;
+}
+
+export interface Collector {
+  port: number;
+  host: string;
+  /** Base URL, e.g. `http://127.0.0.1:4318`. */
+  url: string;
+  writer: SpanWriter;
+  /** Stops accepting, finishes in-flight requests, drains the writer. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Starts the OTLP/HTTP receiver (POST /v1/traces, /healthz, /metrics). */
+export async function startCollector(options: CollectorOptions = {}): Promise<Collector> {
+  const config = resolveReceiverConfig(options);
+  let ownedStore: Store | undefined;
+  let writer = options.writer;
+  if (!writer) {
+    const store = options.store ?? (ownedStore = await openStore());
+    writer = createSpanWriter(store, options.writerOptions);
+  }
+  const activeWriter = writer;
+  const stats = new ReceiverStats();
+  let closing = false;
+  const inFlight = new Set<Promise<void>>();
+
+  const deps = { config, writer: activeWriter, stats, isClosing: () => closing };
+  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, (req, res) => {
+    const done = route(req, res).catch((err: unknown) => internalError(res, err));
+    inFlight.add(done);
+    done.finally(() => inFlight.delete(done));
+  });
+  // Malformed HTTP never reaches a handler; answer it and keep serving.
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path === '/v1/traces') {
+      if (req.method === 'POST') return handleTraces(req, res, deps);
+      req.resume();
+      return sendProblem(res, 405, 'Method Not Allowed', 'OTLP/HTTP exports are POST /v1/traces', { allow: 'POST' });
+    }
+    req.resume();
+    if (req.method !== 'GET' && req.method !== 'HEAD' && (path === '/healthz' || path === '/metrics')) {
+      return sendProblem(res, 405, 'Method Not Allowed', `${path} answers GET`, { allow: 'GET, HEAD' });
+    }
+    if (path === '/healthz') return health(res);
+    if (path === '/metrics') {
+      const body = renderMetrics(stats, activeWriter.stats());
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+      res.end(body);
+      return;
+    }
+    if (path === '/v1/metrics' || path === '/v1/logs') {
+      return sendProblem(res, 404, 'Not Found', `this collector receives traces only: POST /v1/traces (not ${path})`);
+    }
+    sendProblem(res, 404, 'Not Found', `no route for ${req.method} ${path}; OTLP traces go to POST /v1/traces`);
+  }
+
+  function health(res: ServerResponse): void {
+    const w = activeWriter.stats();
+    // Spooling still acknowledges durably, so it is "degraded", not down: only shutdown is 503.
+    const status = closing ? 'stopping' : w.spoolDepth > 0 ? 'degraded' : 'ok';
+    const body = JSON.stringify({
+      status,
+      writer: {
+        accepted: w.accepted,
+        inserted: w.inserted,
+        queueDepth: w.queueDepth,
+        spoolDepth: w.spoolDepth,
+        spooled: w.spooled,
+        replayed: w.replayed,
+        insertErrors: w.insertErrors,
+      },
+    });
+    res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
+    res.end(body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closed: Promise<void> | undefined;
+  async function close(): Promise<void> {
+    closing = true;
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    server.closeAllConnections();
+    await stopped;
+    await activeWriter.drain();
+    if (ownedStore) await ownedStore.close();
+  }
+
+  return {
+    port: address.port,
+    host: address.address,
+    url: `http://${urlHost}:${address.port}`,
+    writer: activeWriter,
+    close: () => {
+      closed ??= close();
+      return closed;
+    },
+  };
+}
+
+function internalError(res: ServerResponse, err: unknown): void {
+  console.error('[faultline-collector] request failed:', err);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendProblem(res, 500, 'Internal Server Error', 'the collector failed to handle this request; see its log');
+}

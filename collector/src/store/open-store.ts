@@ -1,0 +1,167 @@
+import { mkdirSync } from 'node:fs';
+import {
+  type ClickHouseClient,
+  type ClickHouseClientConfigOptions,
+  ClickHouseLogLevel,
+  createClient,
+} from '@clickhouse/client';
+import { createChdbConnection } from 'chdb/connection';
+import type { Store, StoreOptions } from '../types.js';
+import { applySchema } from './apply-schema.js';
+import { isConnectionError } from './connection-error.js';
+import { runNamed } from './run-named.js';
+import { runReadOnly } from './run-read-only.js';
+import { resolveSqlDir } from './sql-dir.js';
+import { type ResolvedStoreOptions, resolveStoreOptions } from './store-options.js';
+
+/** 64-bit integers come back as JSON numbers: counts and nanosecond sums stay far below 2^53. */
+const CLIENT_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
+
+/** What every handle of one data directory or server shares. */
+interface StoreCore {
+  key: string;
+  options: ResolvedStoreOptions;
+  client: ClickHouseClient;
+  readOnlyClient?: ClickHouseClient;
+  refs: number;
+  schema?: Promise<void>;
+  schemaApplied: boolean;
+}
+
+interface Registry {
+  cores: Map<string, Promise<StoreCore>>;
+}
+
+// On globalThis, not module scope: Next.js may load this module twice (its own bundle and the
+// custom server), and chDB binds one data directory per process, so both must share one engine.
+const REGISTRY_KEY = Symbol.for('faultline.store.registry');
+function registry(): Registry {
+  const g = globalThis as { [REGISTRY_KEY]?: Registry };
+  g[REGISTRY_KEY] ??= { cores: new Map() };
+  return g[REGISTRY_KEY];
+}
+
+function createServerClient(o: ResolvedStoreOptions, database: string): ClickHouseClient {
+  return createClient({
+    url: o.url,
+    username: o.username,
+    password: o.password,
+    database,
+    clickhouse_settings: CLIENT_SETTINGS,
+    request_timeout: 30_000,
+    // Failed requests surface as rejected promises; the writer reports outages itself, once,
+    // instead of the client logging every refused connection while ClickHouse is down.
+    log: { level: ClickHouseLogLevel.OFF },
+  });
+}
+
+function createEmbeddedClient(path: string): ClickHouseClient {
+  // chdb/connection implements the Connection of its own copy of @clickhouse/client-common; the
+  // shapes match, only the declaration files differ.
+  const connection = createChdbConnection({ path }) as unknown as ClickHouseClientConfigOptions['connection'];
+  return createClient({ connection, clickhouse_settings: CLIENT_SETTINGS });
+}
+
+async function createCore(key: string, o: ResolvedStoreOptions): Promise<StoreCore> {
+  if (o.mode === 'embedded') {
+    for (const other of registry().cores.keys()) {
+      if (other.startsWith('embedded:') && other !== key) {
+        throw new Error(
+          `chDB is already open on ${other.slice('embedded:'.length)} in this process; one process can open one data directory. Use the same FAULTLINE_DATA_DIR or run a second process.`,
+        );
+      }
+    }
+    mkdirSync(o.dataDir, { recursive: true });
+    const client = createEmbeddedClient(o.dataDir);
+    // A second session on the same engine, put in readonly mode once: chDB applies per-request
+    // settings as session SETs, so readonly on the main session would stick and block writes.
+    const readOnlyClient = createEmbeddedClient(o.dataDir);
+    if (o.database !== 'default') {
+      await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${o.database}` });
+      await client.command({ query: `USE ${o.database}` });
+      await readOnlyClient.command({ query: `USE ${o.database}` });
+    }
+    await readOnlyClient.command({ query: 'SET readonly = 2' });
+    return { key, options: o, client, readOnlyClient, refs: 0, schemaApplied: false };
+  }
+  return { key, options: o, client: createServerClient(o, o.database), refs: 0, schemaApplied: false };
+}
+
+/** Applies sql/schema once per core; a failed attempt is forgotten so the next call retries. */
+function ensureSchema(core: StoreCore): Promise<void> {
+  core.schema ??= (async () => {
+    const o = core.options;
+    if (o.mode === 'server' && o.database !== 'default') {
+      const bootstrap = createServerClient(o, 'default');
+      try {
+        await bootstrap.command({ query: `CREATE DATABASE IF NOT EXISTS ${o.database}` });
+      } finally {
+        await bootstrap.close();
+      }
+    }
+    await applySchema(core.client, resolveSqlDir(), { ttlDays: o.ttlDays });
+    core.schemaApplied = true;
+  })().catch((err: unknown) => {
+    core.schema = undefined;
+    throw err;
+  });
+  return core.schema;
+}
+
+function makeHandle(core: StoreCore): Store {
+  let closed = false;
+  const readOnlyClient = core.readOnlyClient ?? core.client;
+  return {
+    client: core.client,
+    mode: core.options.mode,
+    database: core.options.database,
+    runNamed: (name, params, opts) => runNamed(core.client, name, params, opts),
+    runReadOnly: (sql, params, opts) =>
+      runReadOnly(readOnlyClient, core.readOnlyClient !== undefined, sql, params, opts),
+    ensureSchema: () => (core.schemaApplied ? Promise.resolve() : ensureSchema(core)),
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (--core.refs > 0) return;
+      registry().cores.delete(core.key);
+      await core.readOnlyClient?.close();
+      await core.client.close();
+    },
+  };
+}
+
+/**
+ * Opens the store: embedded chDB under FAULTLINE_DATA_DIR by default, or a ClickHouse server at
+ * FAULTLINE_CLICKHOUSE_URL, through the same @clickhouse/client code path; applies sql/schema.
+ * Handles for the same data directory or server share one engine (kept on globalThis), and the
+ * engine closes when the last handle closes.
+ *
+ * A server that is unreachable at open is not an error: the schema is applied on first use
+ * (`ensureSchema`, which the writer calls before inserting), so the collector can start, spool,
+ * and catch up when ClickHouse comes back.
+ */
+export async function openStore(options?: StoreOptions): Promise<Store> {
+  const o = resolveStoreOptions(options);
+  const key = o.mode === 'embedded' ? `embedded:${o.dataDir}` : `server:${o.url}/${o.database}`;
+  const cores = registry().cores;
+  let pending = cores.get(key);
+  if (!pending) {
+    pending = createCore(key, o);
+    cores.set(key, pending);
+    pending.catch(() => cores.delete(key));
+  }
+  const core = await pending;
+  core.refs++;
+  const handle = makeHandle(core);
+  if (o.applySchema) {
+    try {
+      await handle.ensureSchema();
+    } catch (err) {
+      if (!(o.mode === 'server' && isConnectionError(err))) {
+        await handle.close();
+        throw err;
+      }
+    }
+  }
+  return handle;
+}

@@ -1,0 +1,28 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { ColumnMeta, QueryResult, RunNamedOptions } from '../types.js';
+import { bindParams, loadNamedQuery } from './named-queries.js';
+
+/**
+ * The one typed way to run SQL from code: a named file in sql/queries, its `{p:Type}` placeholders
+ * validated and sent as ClickHouse query parameters. There is deliberately no raw-string variant.
+ */
+export async function runNamed<T>(
+  client: ClickHouseClient,
+  name: string,
+  params: Record<string, unknown> = {},
+  opts: RunNamedOptions = {},
+): Promise<QueryResult<T>> {
+  const query = loadNamedQuery(name);
+  const bound = bindParams(query, params);
+  const rs = await client.query({
+    query: query.sql.trim().replace(/;\s*$/, ''),
+    format: 'JSON',
+    query_params: bound,
+    clickhouse_settings: opts.maxExecutionSeconds
+      ? { max_execution_time: opts.maxExecutionSeconds }
+      : undefined,
+    abort_signal: opts.signal,
+  });
+  const result = await rs.json<T>();
+  return { rows: result.data, meta: (result.meta ?? []) as ColumnMeta[], statistics: result.statistics };
+}

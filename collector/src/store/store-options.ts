@@ -1,0 +1,53 @@
+import { resolve } from 'node:path';
+import type { StoreOptions } from '../types.js';
+import { assertIdentifier } from './identifier.js';
+import { parseTtlDays } from './ttl-days.js';
+
+/** StoreOptions with every environment fallback applied and validated. */
+export interface ResolvedStoreOptions {
+  mode: 'embedded' | 'server';
+  dataDir: string;
+  url?: string;
+  username?: string;
+  password?: string;
+  database: string;
+  ttlDays: number;
+  applySchema: boolean;
+}
+
+export function resolveStoreOptions(
+  options: StoreOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedStoreOptions {
+  const url = options.url ?? (env.FAULTLINE_CLICKHOUSE_URL || undefined);
+  if (url !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error(
+        `FAULTLINE_CLICKHOUSE_URL / url must be an http(s) URL such as http://127.0.0.1:8123, got ${JSON.stringify(url)}`,
+      );
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new Error(
+        `FAULTLINE_CLICKHOUSE_URL / url must use http or https (the ClickHouse HTTP interface), got ${parsed.protocol}`,
+      );
+    }
+  }
+  const ttlRaw = options.ttlDays ?? env.FAULTLINE_TTL_DAYS ?? 0;
+  const ttlOrigin = options.ttlDays !== undefined ? 'ttlDays' : 'FAULTLINE_TTL_DAYS';
+  return {
+    mode: url ? 'server' : 'embedded',
+    dataDir: resolve(options.dataDir ?? (env.FAULTLINE_DATA_DIR || './.faultline/data')),
+    url,
+    username: options.username ?? (env.FAULTLINE_CLICKHOUSE_USER || undefined),
+    password: options.password ?? (env.FAULTLINE_CLICKHOUSE_PASSWORD || undefined),
+    database: assertIdentifier(
+      options.database ?? (env.FAULTLINE_CLICKHOUSE_DATABASE || 'default'),
+      'FAULTLINE_CLICKHOUSE_DATABASE / database',
+    ),
+    ttlDays: parseTtlDays(ttlRaw === '' ? 0 : ttlRaw, ttlOrigin),
+    applySchema: options.applySchema ?? true,
+  };
+}

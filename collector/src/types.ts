@@ -1,0 +1,201 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+
+/**
+ * One `otel_traces` row as the writer inserts it, in ClickHouse `JSONEachRow` format with the
+ * OpenTelemetry Collector ClickHouse exporter's 22 columns (`Events.*` and `Links.*` flattened
+ * into parallel arrays, exactly as the exporter's INSERT names them).
+ *
+ * Encoding rules (checked by test/writer and test/schema):
+ * - `Timestamp` and `Events.Timestamp[i]`: unix seconds with a 9-digit fraction as a string,
+ *   e.g. `"1732886400.123456789"`. A decimal unix time is
+ *   time-zone independent and keeps full nanosecond precision, which a JS number cannot.
+ * - `Duration`: nanoseconds; a number is fine below 2^53 ns (104 days), else a decimal string.
+ * - Attribute maps: every value stringified as the exporter does (booleans `"true"`/`"false"`,
+ *   numbers in decimal, arrays and kvlists as JSON).
+ * - `SpanKind`: `Server` | `Client` | `Internal` | `Producer` | `Consumer` | `Unspecified`;
+ *   `StatusCode`: `Unset` | `Ok` | `Error`.
+ */
+export interface TraceRow {
+  Timestamp: string;
+  TraceId: string;
+  SpanId: string;
+  ParentSpanId: string;
+  TraceState: string;
+  SpanName: string;
+  SpanKind: string;
+  ServiceName: string;
+  ResourceAttributes: Record<string, string>;
+  ScopeName: string;
+  ScopeVersion: string;
+  SpanAttributes: Record<string, string>;
+  Duration: number | string;
+  StatusCode: string;
+  StatusMessage: string;
+  'Events.Timestamp': string[];
+  'Events.Name': string[];
+  'Events.Attributes': Record<string, string>[];
+  'Links.TraceId': string[];
+  'Links.SpanId': string[];
+  'Links.TraceState': string[];
+  'Links.Attributes': Record<string, string>[];
+}
+
+/** Options for `openStore`; each falls back to its environment variable. */
+export interface StoreOptions {
+  /** Embedded chDB data directory. Env `FAULTLINE_DATA_DIR`, default `./.faultline/data`. */
+  dataDir?: string;
+  /** A ClickHouse server's HTTP URL instead of embedded chDB. Env `FAULTLINE_CLICKHOUSE_URL`. */
+  url?: string;
+  /** Env `FAULTLINE_CLICKHOUSE_USER`. */
+  username?: string;
+  /** Env `FAULTLINE_CLICKHOUSE_PASSWORD`. */
+  password?: string;
+  /** Env `FAULTLINE_CLICKHOUSE_DATABASE`, default `default`. */
+  database?: string;
+  /** Days to keep spans; 0 keeps them forever. Env `FAULTLINE_TTL_DAYS`, default 0. */
+  ttlDays?: number;
+  /** Apply sql/schema at open (default true). A server that is down is reported by the first use. */
+  applySchema?: boolean;
+}
+
+export type StoreMode = 'embedded' | 'server';
+
+/** Column name and ClickHouse type of a result, as ClickHouse reports it in `meta`. */
+export interface ColumnMeta {
+  name: string;
+  type: string;
+}
+
+export interface QueryResult<T> {
+  rows: T[];
+  meta: ColumnMeta[];
+  /** Present when a row limit cut the result short. */
+  truncated?: boolean;
+  statistics?: { elapsed: number; rows_read: number; bytes_read: number };
+}
+
+export interface RunNamedOptions {
+  /** Abort the query (e.g. when the HTTP request that asked for it goes away). */
+  signal?: AbortSignal;
+  /** Server-side time limit in seconds (default 30). */
+  maxExecutionSeconds?: number;
+}
+
+export interface RunReadOnlyOptions {
+  /** Rows returned at most (default 10 000); more sets `truncated`. */
+  maxRows?: number;
+  /** Server-side time limit in seconds (default 10). */
+  maxExecutionSeconds?: number;
+  signal?: AbortSignal;
+}
+
+/** A named query's parameter, as declared by `{name:Type}` in its SQL file. */
+export interface NamedQueryParam {
+  name: string;
+  type: string;
+}
+
+export interface NamedQueryInfo {
+  name: string;
+  description: string;
+  params: NamedQueryParam[];
+}
+
+export interface Store {
+  client: ClickHouseClient;
+  mode: StoreMode;
+  /** Database the tables live in. */
+  database: string;
+  /** Runs sql/queries/<name>.sql with validated `{p:Type}` parameters. */
+  runNamed<T = Record<string, unknown>>(
+    name: string,
+    params?: Record<string, unknown>,
+    opts?: RunNamedOptions,
+  ): Promise<QueryResult<T>>;
+  /** Runs one read-only statement (SQL console): writes are refused by ClickHouse `readonly`. */
+  runReadOnly<T = Record<string, unknown>>(
+    sql: string,
+    params?: Record<string, unknown>,
+    opts?: RunReadOnlyOptions,
+  ): Promise<QueryResult<T>>;
+  /**
+   * Applies sql/schema if not yet done. openStore does it already, except against a server that was
+   * unreachable at open; the writer calls this before inserting so the schema follows the server.
+   */
+  ensureSchema(): Promise<void>;
+  /** Idempotent. Handles share one engine per data directory; it closes with the last handle. */
+  close(): Promise<void>;
+}
+
+/** Cumulative insert latency histogram (Prometheus style: counts[i] = observations ≤ le[i]). */
+export interface LatencyHistogram {
+  /** Upper bounds in seconds, ascending; the implicit last bucket is +Inf. */
+  le: number[];
+  /** Cumulative counts per bound, same length as `le`. */
+  counts: number[];
+  count: number;
+  sumSeconds: number;
+}
+
+export interface WriterStats {
+  /** Spans acknowledged to callers (inserted or spooled). */
+  accepted: number;
+  /** Spans refused with SaturatedError. */
+  rejected: number;
+  /** Spans written to the local spool because ClickHouse failed. */
+  spooled: number;
+  /** Spans inserted from the spool after recovery or restart. */
+  replayed: number;
+  /** Spans inserted into ClickHouse, directly or by replay. */
+  inserted: number;
+  /** Spans buffered in memory waiting for a batch insert. */
+  queueDepth: number;
+  /** Spans currently on disk in the spool, not yet replayed. */
+  spoolDepth: number;
+  /** Bytes currently on disk in the spool. */
+  spoolBytes: number;
+  /** Failed insert attempts (each one spools or retries a batch). */
+  insertErrors: number;
+  /** Spans moved to `<spoolDir>/rejected` after ClickHouse refused their batch repeatedly (not a network error). */
+  quarantined: number;
+  insertLatency: LatencyHistogram;
+}
+
+export interface WriterOptions {
+  /** Flush when this many spans are buffered (default 5 000). */
+  maxBatchSpans?: number;
+  /** Flush a partial batch after this many ms (default 200). */
+  maxBatchDelayMs?: number;
+  /** Spans held in memory at most, buffered plus in flight (default 50 000); beyond → SaturatedError. */
+  maxQueueSpans?: number;
+  /** Spool directory. Env `FAULTLINE_SPOOL_DIR`, default `./.faultline/spool`. One writer per directory. */
+  spoolDir?: string;
+  /** Spool size on disk at most (default 1 GiB); beyond → SaturatedError. */
+  maxSpoolBytes?: number;
+  /** Retry-After seconds suggested when saturated (default 1). */
+  retryAfterSeconds?: number;
+  /** First replay retry delay after a failure, doubling to `maxRetryDelayMs` (default 250). */
+  retryDelayMs?: number;
+  /** Cap on replay retry delay (default 5 000). */
+  maxRetryDelayMs?: number;
+  /** Direct inserts running at once (default 2). Spool replay is always one at a time, in order. */
+  maxConcurrentInserts?: number;
+  /** Abort an insert after this many ms and spool its batch (default 30 000). */
+  insertTimeoutMs?: number;
+  /** Replay attempts of one spooled batch that ClickHouse itself rejects before quarantine (default 10). */
+  maxReplayAttempts?: number;
+  /** Table to insert into (default `otel_traces`). */
+  table?: string;
+}
+
+/**
+ * The durable writer the receiver calls. `write` resolves once the rows are durable: inserted into
+ * ClickHouse, or appended and fsync'd to the local spool. It rejects with `SaturatedError`
+ * (`retryAfterSeconds`) when the bounded queue is full, so the receiver can answer 429/503.
+ */
+export interface SpanWriter {
+  write(rows: TraceRow[]): Promise<void>;
+  /** Flushes buffered rows and waits for in-flight inserts and spool replay; stops timers. Idempotent. */
+  drain(): Promise<void>;
+  stats(): WriterStats;
+}

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { SpanWriter, Store, TraceRow, WriterOptions, WriterStats } from '../types.js';
+import { insertBatch, serializeRows } from './insert-batch.js';
+import { LatencyRecorder } from './latency-histogram.js';
+import { SaturatedError } from './saturated-error.js';
+import { Spool } from './spool.js';
+import { SpoolReplayer } from './spool-replayer.js';
+
+interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+interface Batch {
+  body: string;
+  rows: number;
+  waiters: Waiter[];
+}
+
+type Resolved = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string };
+
+function resolveOptions(o: WriterOptions): Resolved {
+  const resolved: Resolved = {
+    maxBatchSpans: o.maxBatchSpans ?? 5_000,
+    maxBatchDelayMs: o.maxBatchDelayMs ?? 200,
+    maxQueueSpans: o.maxQueueSpans ?? 50_000,
+    spoolDir: resolve(o.spoolDir ?? (process.env.FAULTLINE_SPOOL_DIR || './.faultline/spool')),
+    maxSpoolBytes: o.maxSpoolBytes ?? 1024 ** 3,
+    retryAfterSeconds: o.retryAfterSeconds ?? 1,
+    retryDelayMs: o.retryDelayMs ?? 250,
+    maxRetryDelayMs: o.maxRetryDelayMs ?? 5_000,
+    maxConcurrentInserts: o.maxConcurrentInserts ?? 2,
+    insertTimeoutMs: o.insertTimeoutMs ?? 30_000,
+    maxReplayAttempts: o.maxReplayAttempts ?? 10,
+    table: o.table ?? 'otel_traces',
+  };
+  for (const [key, value] of Object.entries(resolved)) {
+    if (
+      typeof value === 'number' &&
+      (!Number.isFinite(value) || value < (key === 'maxBatchDelayMs' ? 0 : 1))
+    ) {
+      throw new Error(`writer option ${key} must be a positive number, got ${value}`);
+    }
+  }
+  if (resolved.maxBatchSpans > resolved.maxQueueSpans) {
+    throw new Error(
+      `writer option maxBatchSpans (${resolved.maxBatchSpans}) cannot exceed maxQueueSpans (${resolved.maxQueueSpans})`,
+    );
+  }
+  return resolved;
+}
+
+/**
+ * The durable writer between the receiver and ClickHouse. Rows are batched by size and time;
+ * `write` resolves once its batch is inserted, or, when ClickHouse is unreachable or failing,
+ * appended to the fsync'd spool. While the spool holds anything, new batches queue behind it so
+ * replay keeps arrival order. Memory is bounded by `maxQueueSpans` (buffered + in flight) and disk
+ * by `maxSpoolBytes`; past either, `write` rejects with SaturatedError.
+ */
+export function createSpanWriter(store: Store, options: WriterOptions = {}): SpanWriter {
+  const o = resolveOptions(options);
+  const spool = new Spool(o.spoolDir);
+  const latency = new LatencyRecorder();
+  const counters = {
+    accepted: 0,
+    rejected: 0,
+    spooled: 0,
+    replayed: 0,
+    inserted: 0,
+    insertErrors: 0,
+    quarantined: 0,
+  };
+  const inFlight = new Set<Promise<void>>();
+  let pending: Batch = { body: '', rows: 0, waiters: [] };
+  let memorySpans = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let activeInserts = 0;
+  const insertQueue: (() => void)[] = [];
+
+  async function insert(body: string, token: string): Promise<void> {
+    await store.ensureSchema();
+    const started = performance.now();
+    await insertBatch(store.client, body, {
+      table: o.table,
+      token,
+      signal: AbortSignal.timeout(o.insertTimeoutMs),
+    });
+    latency.observe((performance.now() - started) / 1000);
+  }
+
+  const replayer = new SpoolReplayer(
+    spool,
+    {
+      insert,
+      onReplayed(segment) {
+        counters.replayed += segment.rows;
+        counters.inserted += segment.rows;
+        if (outage && !spool.busy) {
+          outage = false;
+          console.warn(
+            `[faultline] ClickHouse recovered; spool replayed (${counters.replayed} spans so far)`,
+          );
+        }
+      },
+      onError() {
+        counters.insertErrors++;
+      },
+      onQuarantined(segment, target, err) {
+        counters.quarantined += segment.rows;
+        console.error(`[faultline] ClickHouse keeps rejecting a spooled batch; moved to ${target}:`, err);
+      },
+    },
+    o,
+  );
+
+  let outage = false;
+  async function toSpool(batch: Batch, token: string): Promise<void> {
+    await spool.append(batch.body, batch.rows, token);
+    if (!outage) {
+      outage = true;
+      console.warn(
+        `[faultline] ClickHouse insert failed; spooling accepted spans to ${o.spoolDir} until it recovers`,
+      );
+    }
+    counters.spooled += batch.rows;
+    void replayer.kick();
+  }
+
+  /** Bounds concurrent direct inserts; replay is separate and serial. */
+  async function withInsertSlot<T>(fn: () => Promise<T>): Promise<T> {
+    if (activeInserts >= o.maxConcurrentInserts) await new Promise<void>((r) => insertQueue.push(r));
+    activeInserts++;
+    try {
+      return await fn();
+    } finally {
+      activeInserts--;
+      insertQueue.shift()?.();
+    }
+  }
+
+  async function process(batch: Batch): Promise<void> {
+    // The token is fixed before the first attempt: if an insert lands but its answer is lost, the
+    // spooled copy replays under the same token and ClickHouse drops it as a duplicate.
+    const token = `fl-${randomUUID()}`;
+    try {
+      if (spool.busy || replayer.running) {
+        await toSpool(batch, token);
+      } else {
+        try {
+          await withInsertSlot(() => insert(batch.body, token));
+          counters.inserted += batch.rows;
+        } catch {
+          counters.insertErrors++;
+          await toSpool(batch, token);
+        }
+      }
+      counters.accepted += batch.rows;
+      for (const w of batch.waiters) w.resolve();
+    } catch (err) {
+      const error = new Error(`spans could not be inserted nor spooled to ${o.spoolDir}`, { cause: err });
+      for (const w of batch.waiters) w.reject(error);
+    } finally {
+      memorySpans -= batch.rows;
+    }
+  }
+
+  function seal(): void {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending.rows === 0) return;
+    const batch = pending;
+    pending = { body: '', rows: 0, waiters: [] };
+    const p = process(batch);
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  }
+
+  if (spool.peek()) void replayer.kick();
+
+  return {
+    write(rows: TraceRow[]): Promise<void> {
+      if (rows.length === 0) return Promise.resolve();
+      if (memorySpans + rows.length > o.maxQueueSpans) {
+        counters.rejected += rows.length;
+        return Promise.reject(
+          new SaturatedError(
+            `collector saturated: ${memorySpans} spans queued in memory (maxQueueSpans ${o.maxQueueSpans}); retry after ${o.retryAfterSeconds}s`,
+            o.retryAfterSeconds,
+          ),
+        );
+      }
+      if (spool.bytes >= o.maxSpoolBytes) {
+        counters.rejected += rows.length;
+        return Promise.reject(
+          new SaturatedError(
+            `collector saturated: the spool holds ${spool.bytes} bytes (maxSpoolBytes ${o.maxSpoolBytes}) while ClickHouse catches up; retry after ${o.retryAfterSeconds * 5}s`,
+            o.retryAfterSeconds * 5,
+          ),
+        );
+      }
+      const body = serializeRows(rows);
+      memorySpans += rows.length;
+      return new Promise<void>((resolve, reject) => {
+        pending.body += body;
+        pending.rows += rows.length;
+        pending.waiters.push({ resolve, reject });
+        if (pending.rows >= o.maxBatchSpans) seal();
+        else timer ??= setTimeout(seal, o.maxBatchDelayMs);
+      });
+    },
+
+    async drain(): Promise<void> {
+      seal();
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      await replayer.stop();
+    },
+
+    stats(): WriterStats {
+      return {
+        ...counters,
+        queueDepth: memorySpans,
+        spoolDepth: spool.rows,
+        spoolBytes: spool.bytes,
+        insertLatency: latency.snapshot(),
+      };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { Readable } from 'node:stream';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { assertIdentifier } from '../store/identifier.js';
+import type { TraceRow } from '../types.js';
+
+const TOKEN = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** Rows → a JSONEachRow body (one JSON object per line), the form both inserted and spooled. */
+export function serializeRows(rows: readonly TraceRow[]): string {
+  let body = '';
+  for (const row of rows) body += `${JSON.stringify(row)}\n`;
+  return body;
+}
+
+export interface InsertBatchOptions {
+  /** Default `otel_traces`. */
+  table?: string;
+  /**
+   * ClickHouse insert_deduplication_token: a batch re-sent with the same token (spool replay after
+   * an insert whose answer was lost) is dropped by ClickHouse, in the materialized views as well.
+   */
+  token?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * One INSERT of an already-serialized JSONEachRow body. The settings go in the statement's own
+ * SETTINGS clause, not as client settings: chDB applies client settings as session-wide SETs,
+ * which would leak a deduplication token into unrelated inserts.
+ */
+export async function insertBatch(
+  client: ClickHouseClient,
+  body: string,
+  options: InsertBatchOptions = {},
+): Promise<void> {
+  const table = assertIdentifier(options.table ?? 'otel_traces', 'table');
+  const settings = ['deduplicate_blocks_in_dependent_materialized_views = 1'];
+  if (options.token !== undefined) {
+    if (!TOKEN.test(options.token))
+      throw new Error(`insert token must match ${TOKEN}, got ${JSON.stringify(options.token)}`);
+    settings.unshift(`insert_deduplication_token = '${options.token}'`);
+  }
+  const result = await client.exec({
+    query: `INSERT INTO ${table} SETTINGS ${settings.join(', ')} FORMAT JSONEachRow`,
+    values: Readable.from([body]),
+    abort_signal: options.signal,
+  });
+  // exec hands back the response stream; reading it to the end returns the socket to the pool.
+  for await (const _ of result.stream) {
+    // An INSERT answers with an empty body.
+  }
+}

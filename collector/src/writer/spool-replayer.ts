@@ -1,0 +1,99 @@
+import { isConnectionError } from '../store/connection-error.js';
+import type { Spool, SpoolSegment } from './spool.js';
+
+export interface ReplayerHooks {
+  /** Inserts one spooled body with its original deduplication token. */
+  insert(body: string, token: string): Promise<void>;
+  onReplayed(segment: SpoolSegment): void;
+  onError(err: unknown, segment: SpoolSegment): void;
+  onQuarantined(segment: SpoolSegment, target: string, err: unknown): void;
+}
+
+export interface ReplayerOptions {
+  retryDelayMs: number;
+  maxRetryDelayMs: number;
+  maxReplayAttempts: number;
+}
+
+/**
+ * Replays the spool oldest-first, one segment at a time, so rows reach ClickHouse in the order
+ * they were accepted. Network failures are retried with capped exponential backoff for as long as
+ * it takes; a segment ClickHouse itself rejects `maxReplayAttempts` times is quarantined so one bad
+ * batch cannot block everything behind it.
+ */
+export class SpoolReplayer {
+  #running: Promise<void> | undefined;
+  #wake: (() => void) | undefined;
+  #stopping = false;
+
+  constructor(
+    private readonly spool: Spool,
+    private readonly hooks: ReplayerHooks,
+    private readonly options: ReplayerOptions,
+  ) {}
+
+  get running(): boolean {
+    return this.#running !== undefined;
+  }
+
+  /** Starts the loop if it is not running; returns the running loop. */
+  kick(): Promise<void> {
+    this.#running ??= this.#loop().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  /**
+   * Makes one more attempt now, then returns when the spool is empty or the attempt failed: on
+   * shutdown the spool is already durable and replays at the next start.
+   */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#wake?.();
+    try {
+      if (this.spool.peek()) await this.kick();
+      else await this.#running;
+    } finally {
+      this.#stopping = false;
+    }
+  }
+
+  async #loop(): Promise<void> {
+    let delay = this.options.retryDelayMs;
+    let attempts = 0;
+    let current: SpoolSegment | undefined;
+    for (let segment = this.spool.peek(); segment; segment = this.spool.peek()) {
+      if (segment !== current) {
+        current = segment;
+        attempts = 0;
+      }
+      try {
+        const body = await this.spool.read(segment);
+        await this.hooks.insert(body, segment.token);
+        await this.spool.remove(segment);
+        this.hooks.onReplayed(segment);
+        delay = this.options.retryDelayMs;
+        continue;
+      } catch (err) {
+        this.hooks.onError(err, segment);
+        attempts++;
+        if (!isConnectionError(err) && attempts >= this.options.maxReplayAttempts) {
+          const target = await this.spool.quarantine(segment);
+          this.hooks.onQuarantined(segment, target, err);
+          continue;
+        }
+      }
+      if (this.#stopping) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = undefined;
+      delay = Math.min(delay * 2, this.options.maxRetryDelayMs);
+    }
+  }
+}

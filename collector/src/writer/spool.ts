@@ -1,0 +1,147 @@
+import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** One spooled batch: a file named `<seq>-<rows>-<token>.jsonl` holding the JSONEachRow body. */
+export interface SpoolSegment {
+  seq: number;
+  rows: number;
+  token: string;
+  bytes: number;
+  file: string;
+}
+
+const SEGMENT = /^(\d{16})-(\d+)-([A-Za-z0-9_-]+)\.jsonl$/;
+const TMP_PREFIX = '.tmp-';
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The local spool: batches ClickHouse could not take, kept on disk in arrival order until replay.
+ * A segment is written to a temporary name, fsync'd, renamed, and the directory fsync'd, so a
+ * segment that exists is complete and survives power loss; a leftover temporary file belongs to a
+ * write that was never acknowledged and is removed at open.
+ */
+export class Spool {
+  readonly dir: string;
+  readonly #segments: SpoolSegment[] = [];
+  #nextSeq = 1;
+  #bytes = 0;
+  #rows = 0;
+  #appending = 0;
+
+  constructor(dir: string) {
+    this.dir = dir;
+    mkdirSync(dir, { recursive: true });
+    for (const name of readdirSync(dir).sort()) {
+      if (name.startsWith(TMP_PREFIX)) {
+        unlinkSync(join(dir, name));
+        continue;
+      }
+      const m = SEGMENT.exec(name);
+      if (!m) continue;
+      const segment: SpoolSegment = {
+        seq: Number(m[1]),
+        rows: Number(m[2]),
+        token: m[3]!,
+        bytes: statSync(join(dir, name)).size,
+        file: join(dir, name),
+      };
+      this.#track(segment);
+    }
+  }
+
+  #track(segment: SpoolSegment): void {
+    this.#segments.push(segment);
+    this.#segments.sort((a, b) => a.seq - b.seq);
+    this.#nextSeq = Math.max(this.#nextSeq, segment.seq + 1);
+    this.#bytes += segment.bytes;
+    this.#rows += segment.rows;
+  }
+
+  /** Segments on disk plus appends in progress: while non-zero, new batches must queue behind them. */
+  get busy(): boolean {
+    return this.#segments.length > 0 || this.#appending > 0;
+  }
+
+  get rows(): number {
+    return this.#rows;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Appends one batch durably; resolves only after the data and the directory entry are fsync'd. */
+  async append(body: string, rows: number, token: string): Promise<SpoolSegment> {
+    const seq = this.#nextSeq++;
+    const name = `${String(seq).padStart(16, '0')}-${rows}-${token}.jsonl`;
+    const tmp = join(this.dir, `${TMP_PREFIX}${name}`);
+    this.#appending++;
+    try {
+      const handle = await open(tmp, 'w');
+      try {
+        await handle.writeFile(body, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      const file = join(this.dir, name);
+      await rename(tmp, file);
+      await fsyncDir(this.dir);
+      const segment: SpoolSegment = { seq, rows, token, bytes: Buffer.byteLength(body), file };
+      this.#track(segment);
+      return segment;
+    } catch (err) {
+      await unlink(tmp).catch(() => {});
+      throw err;
+    } finally {
+      this.#appending--;
+    }
+  }
+
+  /** The oldest complete segment, or undefined when the spool is empty. */
+  peek(): SpoolSegment | undefined {
+    return this.#segments[0];
+  }
+
+  read(segment: SpoolSegment): Promise<string> {
+    return readFile(segment.file, 'utf8');
+  }
+
+  /**
+   * Forgets a replayed segment. Losing this unlink in a crash only means a second replay, which the
+   * segment's deduplication token turns into a no-op.
+   */
+  async remove(segment: SpoolSegment): Promise<void> {
+    this.#forget(segment);
+    await unlink(segment.file).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+  }
+
+  /** Moves a segment ClickHouse keeps refusing to `rejected/`, out of the replay path but kept for inspection. */
+  async quarantine(segment: SpoolSegment): Promise<string> {
+    this.#forget(segment);
+    const dir = join(this.dir, 'rejected');
+    mkdirSync(dir, { recursive: true });
+    const target = join(dir, segment.file.slice(this.dir.length + 1));
+    await rename(segment.file, target);
+    return target;
+  }
+
+  #forget(segment: SpoolSegment): void {
+    const i = this.#segments.indexOf(segment);
+    if (i < 0) return;
+    this.#segments.splice(i, 1);
+    this.#bytes -= segment.bytes;
+    this.#rows -= segment.rows;
+  }
+}

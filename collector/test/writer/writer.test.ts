@@ -1,0 +1,190 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store, TraceRow } from '../../src/types.js';
+import { createSpanWriter } from '../../src/writer/create-span-writer.js';
+import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
+import { SaturatedError } from '../../src/writer/saturated-error.js';
+import { Spool } from '../../src/writer/spool.js';
+import { makeFailureRow, makeRow } from '../schema/trace-row-fixture.js';
+
+let dir: string;
+let store: Store;
+
+/** Each test tags its rows with its own service name so counts stay independent. */
+async function count(service: string, table = 'otel_traces'): Promise<number> {
+  const rs = await store.client.query({
+    query: `SELECT count() AS n FROM ${table} WHERE ServiceName = {s:String}`,
+    query_params: { s: service },
+    format: 'JSONEachRow',
+  });
+  return (await rs.json<{ n: number }>())[0]!.n;
+}
+
+async function callsSum(service: string): Promise<number> {
+  const rs = await store.client.query({
+    query: 'SELECT sum(calls) AS n FROM calls_1m WHERE ServiceName = {s:String}',
+    query_params: { s: service },
+    format: 'JSONEachRow',
+  });
+  return (await rs.json<{ n: number }>())[0]!.n;
+}
+
+function rowsFor(service: string, n: number, failing = false): TraceRow[] {
+  return Array.from({ length: n }, (_, i) =>
+    failing
+      ? makeFailureRow(
+          { class: 'transient', source: 'http', code: '503', retryable: 'true' },
+          { ServiceName: service },
+        )
+      : makeRow({ ServiceName: service, SpanName: `op-${i % 3}` }),
+  );
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'fl-h4a-writer-'));
+  store = await openStore({ dataDir: join(dir, 'data') });
+});
+
+afterAll(async () => {
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('createSpanWriter', () => {
+  it('batches by size: rows are queryable once write resolves, in ceil(n / maxBatchSpans) inserts', async () => {
+    const writer = createSpanWriter(store, {
+      spoolDir: join(dir, 'spool-size'),
+      maxBatchSpans: 100,
+      maxBatchDelayMs: 60_000,
+    });
+    await Promise.all(Array.from({ length: 12 }, () => writer.write(rowsFor('size', 25))));
+    // 12 × 25 rows seal exactly three batches of 100; nothing waits for the 60 s timer.
+    expect(await count('size')).toBe(300);
+    const s = writer.stats();
+    expect(s.insertLatency.count).toBe(3);
+    expect([s.accepted, s.inserted, s.spooled, s.queueDepth]).toEqual([300, 300, 0, 0]);
+    await writer.drain();
+  });
+
+  it('batches by time: a small write is inserted after maxBatchDelayMs', async () => {
+    const writer = createSpanWriter(store, { spoolDir: join(dir, 'spool-time'), maxBatchDelayMs: 50 });
+    const started = performance.now();
+    await Promise.all([writer.write(rowsFor('time', 2)), writer.write(rowsFor('time', 3, true))]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    expect(await count('time')).toBe(5);
+    expect(await count('time', 'failures')).toBe(3);
+    expect(writer.stats().insertLatency.count).toBe(1);
+    await writer.drain();
+  });
+
+  it('refuses beyond maxQueueSpans with SaturatedError carrying Retry-After, instead of growing', async () => {
+    const writer = createSpanWriter(store, {
+      spoolDir: join(dir, 'spool-sat'),
+      maxBatchSpans: 50,
+      maxQueueSpans: 100,
+      maxBatchDelayMs: 60_000,
+      retryAfterSeconds: 3,
+    });
+    const first = writer.write(rowsFor('sat', 40));
+    const second = writer.write(rowsFor('sat', 40));
+    const overflow = writer.write(rowsFor('sat', 40));
+    await expect(overflow).rejects.toBeInstanceOf(SaturatedError);
+    await expect(overflow).rejects.toMatchObject({
+      retryAfterSeconds: 3,
+      message: expect.stringContaining('maxQueueSpans 100'),
+    });
+    await Promise.all([first, second]);
+    expect(writer.stats().rejected).toBe(40);
+    expect(await count('sat')).toBe(80);
+    await writer.drain();
+  });
+
+  it('spools while ClickHouse refuses inserts, answers only after fsync, then replays in order', async () => {
+    const spoolDir = join(dir, 'spool-outage');
+    const writer = createSpanWriter(store, {
+      spoolDir,
+      maxBatchDelayMs: 5,
+      retryDelayMs: 20,
+      maxRetryDelayMs: 40,
+      maxReplayAttempts: 1_000,
+    });
+    await store.client.command({ query: 'RENAME TABLE otel_traces TO otel_traces_offline' });
+    try {
+      await writer.write(rowsFor('outage', 10, true));
+      await writer.write(rowsFor('outage', 5));
+      const s = writer.stats();
+      expect(s.spooled).toBe(15);
+      expect(s.accepted).toBe(15);
+      expect(s.insertErrors).toBeGreaterThanOrEqual(1);
+      expect(readdirSync(spoolDir).filter((f) => f.endsWith('.jsonl'))).toHaveLength(2);
+    } finally {
+      await store.client.command({ query: 'RENAME TABLE otel_traces_offline TO otel_traces' });
+    }
+    await writer.drain();
+    const s = writer.stats();
+    expect([s.replayed, s.spoolDepth, s.spoolBytes]).toEqual([15, 0, 0]);
+    expect(await count('outage')).toBe(15);
+    expect(await count('outage', 'failures')).toBe(10);
+    expect(await callsSum('outage')).toBe(15);
+    expect(readdirSync(spoolDir).filter((f) => f.endsWith('.jsonl'))).toEqual([]);
+  });
+
+  it('no duplicates: a batch whose insert landed but whose answer was lost replays as a no-op, views included', async () => {
+    const spoolDir = join(dir, 'spool-dedup');
+    const body = serializeRows(rowsFor('dedup', 7, true));
+    await insertBatch(store.client, body, { token: 'fl-lost-answer' });
+    // The writer had spooled the same batch under the same token before it crashed.
+    await new Spool(spoolDir).append(body, 7, 'fl-lost-answer');
+    const writer = createSpanWriter(store, { spoolDir });
+    await writer.drain();
+    expect(writer.stats().replayed).toBe(7);
+    expect(await count('dedup')).toBe(7);
+    expect(await count('dedup', 'failures')).toBe(7);
+    expect(await callsSum('dedup')).toBe(7);
+  });
+
+  it('a new writer over a spool left by a previous process replays it on start', async () => {
+    const spoolDir = join(dir, 'spool-restart');
+    const spool = new Spool(spoolDir);
+    await spool.append(serializeRows(rowsFor('restart', 4)), 4, 'fl-restart-1');
+    await spool.append(serializeRows(rowsFor('restart', 6)), 6, 'fl-restart-2');
+    const writer = createSpanWriter(store, { spoolDir });
+    expect(writer.stats().spoolDepth).toBe(10);
+    await writer.drain();
+    expect(await count('restart')).toBe(10);
+    expect(writer.stats().spoolDepth).toBe(0);
+  });
+
+  it('quarantines a batch ClickHouse keeps rejecting, so the batches behind it still replay', async () => {
+    const spoolDir = join(dir, 'spool-poison');
+    const spool = new Spool(spoolDir);
+    await spool.append('{"Timestamp":"not a time","ServiceName":"poison"}\n', 1, 'fl-poison');
+    await spool.append(serializeRows(rowsFor('after-poison', 3)), 3, 'fl-after-poison');
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const writer = createSpanWriter(store, {
+      spoolDir,
+      retryDelayMs: 5,
+      maxRetryDelayMs: 5,
+      maxReplayAttempts: 2,
+    });
+    await vi.waitFor(() => expect(writer.stats().quarantined).toBe(1));
+    await writer.drain();
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('moved to'), expect.anything());
+    logged.mockRestore();
+    expect(writer.stats().quarantined).toBe(1);
+    expect(readdirSync(join(spoolDir, 'rejected'))).toHaveLength(1);
+    expect(await count('after-poison')).toBe(3);
+  });
+
+  it('rejects bad options with a message naming the option', () => {
+    expect(() => createSpanWriter(store, { maxBatchSpans: 0 })).toThrow(
+      /maxBatchSpans must be a positive number/,
+    );
+    expect(() => createSpanWriter(store, { maxBatchSpans: 10, maxQueueSpans: 5 })).toThrow(
+      /cannot exceed maxQueueSpans/,
+    );
+  });
+});

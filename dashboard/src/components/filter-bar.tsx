@@ -1,0 +1,123 @@
+'use client';
+
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import { RANGE_PRESETS } from '../lib/time-range';
+
+export interface FilterBarProps {
+  services: string[];
+  sources: string[];
+  /** Show the SLO input (overview only). */
+  showSlo?: boolean;
+  slo: number;
+}
+
+/** Writes every choice into the URL, so a reload, a link or a live refresh keeps it. */
+export function FilterBar({ services, sources, showSlo = false, slo }: FilterBarProps) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const custom = params.get('from') !== null;
+  const [from, setFrom] = useState(params.get('from') ?? '');
+  const [to, setTo] = useState(params.get('to') ?? '');
+
+  function push(changes: Record<string, string | null>) {
+    const next = new URLSearchParams(params.toString());
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null || value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    router.push(`${pathname}?${next.toString()}`);
+  }
+
+  const active = custom ? null : (params.get('range') ?? '1h');
+  const service = params.get('service') ?? '';
+  const source = params.get('source') ?? '';
+  return (
+    <form
+      className="filter-bar"
+      aria-label="Filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        push({ from, to, range: null });
+      }}
+    >
+      <fieldset className="presets">
+        <legend>Range</legend>
+        {Object.keys(RANGE_PRESETS).map((preset) => (
+          <button
+            key={preset}
+            type="button"
+            data-testid={`range-${preset}`}
+            aria-pressed={active === preset}
+            onClick={() => push({ range: preset, from: null, to: null })}
+          >
+            {preset}
+          </button>
+        ))}
+      </fieldset>
+      <fieldset className="custom-range">
+        <legend>Custom (UTC)</legend>
+        <input
+          aria-label="from"
+          data-testid="custom-from"
+          type="datetime-local"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+        />
+        <input
+          aria-label="to"
+          data-testid="custom-to"
+          type="datetime-local"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+        />
+        <button type="submit" data-testid="custom-apply" disabled={from === ''}>
+          Apply
+        </button>
+      </fieldset>
+      <label>
+        Service{' '}
+        <select data-testid="filter-service" value={service} onChange={(e) => push({ service: e.target.value })}>
+          <option value="">all services</option>
+          {[...new Set([...services, service].filter(Boolean))].map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Source{' '}
+        <select data-testid="filter-source" value={source} onChange={(e) => push({ source: e.target.value })}>
+          <option value="">all sources</option>
+          {[...new Set([...sources, source].filter(Boolean))].map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      {showSlo ? (
+        <label>
+          SLO %{' '}
+          <input
+            data-testid="filter-slo"
+            type="number"
+            min="50"
+            max="99.999"
+            step="0.1"
+            defaultValue={slo}
+            onBlur={(e) => push({ slo: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                push({ slo: e.currentTarget.value });
+              }
+            }}
+          />
+        </label>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,55 @@
+import Link from 'next/link';
+import { ClassBadge } from '../components/class-badge';
+import type { DashboardParams } from '../lib/dashboard-params';
+import { formatDurationNs, formatTimeUtc } from '../lib/format';
+import { loadRecentWorkflows } from '../server/workflow-data';
+
+/** Newest workflows with steps and outcome; each links to its request view. */
+export async function DBRecentWorkflows({ params, failedOnly }: { params: DashboardParams; failedOnly: boolean }) {
+  const rows = await loadRecentWorkflows(params, failedOnly);
+  return (
+    <table data-testid="recent-workflows">
+      <thead>
+        <tr>
+          <th>correlation id</th>
+          <th>started</th>
+          <th>duration</th>
+          <th>services</th>
+          <th>steps</th>
+          <th>failed steps</th>
+          <th>retries</th>
+          <th>outcome</th>
+          <th>first failure</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((w) => (
+          <tr key={w.correlationId}>
+            <td>
+              <Link href={`/request?id=${encodeURIComponent(w.correlationId)}`}>
+                <code>{w.correlationId}</code>
+              </Link>
+            </td>
+            <td className="nowrap">{formatTimeUtc(w.started)}</td>
+            <td>{formatDurationNs(w.durationNs)}</td>
+            <td>{w.services.join(', ')}</td>
+            <td>{w.steps}</td>
+            <td>{w.failedSteps}</td>
+            <td>
+              {w.retries}
+              {w.misrouted > 0 ? <span className="bad"> ({w.misrouted} misrouted)</span> : null}
+            </td>
+            <td className={w.failed ? 'bad' : undefined}>{w.failed ? '✕ failed' : '✓ succeeded'}</td>
+            <td>
+              {w.firstFailureClass ? (
+                <>
+                  <ClassBadge value={w.firstFailureClass} /> {w.firstFailureSource} <code>{w.firstFailureCode}</code>
+                </>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

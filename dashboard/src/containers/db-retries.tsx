@@ -1,0 +1,110 @@
+import Link from 'next/link';
+import { ClassBadge } from '../components/class-badge';
+import type { DashboardParams } from '../lib/dashboard-params';
+import { formatCount, formatDurationNs, formatPercent, formatTimeUtc } from '../lib/format';
+import { loadMisrouted, loadRetriesByClass, loadRetrySummary } from '../server/retry-data';
+import { sqlConsoleHref } from '../server/sql-links';
+
+/** Whether retries help or hammer: attempts and waiting time by the class that triggered them. */
+export async function DBRetriesByClass({ params }: { params: DashboardParams }) {
+  const [summary, rows] = await Promise.all([loadRetrySummary(params), loadRetriesByClass(params)]);
+  return (
+    <>
+      <div className="stat-row" data-testid="retry-stats">
+        <div className="stat">
+          retries <strong data-testid="retry-count">{formatCount(summary.retries)}</strong>
+        </div>
+        <div className="stat">
+          share of outbound calls <strong>{formatPercent(summary.calls ? summary.retries / summary.calls : 0)}</strong>
+        </div>
+        <div className="stat">
+          retries that failed again <strong>{formatCount(summary.failedRetries)}</strong>
+        </div>
+        <div className="stat">
+          misrouted retries <strong data-testid="misrouted-count">{formatCount(summary.misrouted)}</strong>
+        </div>
+      </div>
+      <section className="panel" aria-labelledby="retry-class-title">
+        <h2 id="retry-class-title">Retries by the class that triggered them</h2>
+        <table data-testid="retries-by-class">
+          <thead>
+            <tr>
+              <th>after</th>
+              <th>retries</th>
+              <th>succeeded</th>
+              <th>success rate</th>
+              <th>highest attempt</th>
+              <th>time waiting</th>
+              <th>time in retries</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.afterClass}>
+                <td>{r.afterClass === 'after success' ? <span className="muted">no failed predecessor</span> : <ClassBadge value={r.afterClass} />}</td>
+                <td>{formatCount(r.retries)}</td>
+                <td>{formatCount(r.succeeded)}</td>
+                <td>{formatPercent(r.retries ? r.succeeded / r.retries : 0)}</td>
+                <td>{r.maxAttempt}</td>
+                <td>{formatDurationNs(r.waitNs)}</td>
+                <td>{formatDurationNs(r.retryDurationNs)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p className="muted">
+          Retries of validation, authentication or permanent failures rarely succeed: they spend budget without
+          helping. <Link href={sqlConsoleHref('dashboard/retries_by_class', params)}>Open as a query</Link>
+        </p>
+      </section>
+    </>
+  );
+}
+
+/** Repeats after a non-retryable envelope: the calls and time they wasted, by service and code. */
+export async function DBMisroutedRetries({ params }: { params: DashboardParams }) {
+  const rows = await loadMisrouted(params);
+  return (
+    <section className="panel" aria-labelledby="misrouted-title">
+      <h2 id="misrouted-title">Misrouted retries</h2>
+      {rows.length === 0 ? (
+        <p className="muted">No identical repeat of a non-retryable call in this range.</p>
+      ) : (
+        <table data-testid="misrouted">
+          <thead>
+            <tr>
+              <th>service</th>
+              <th>class</th>
+              <th>source</th>
+              <th>code</th>
+              <th>wasted calls</th>
+              <th>wasted time</th>
+              <th>last seen</th>
+              <th>example</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.service}/${r.class}/${r.source}/${r.code}`}>
+                <td>{r.service}</td>
+                <td>{r.class ? <ClassBadge value={r.class} /> : <span className="muted">succeeded</span>}</td>
+                <td>{r.source}</td>
+                <td>
+                  <code>{r.code}</code>
+                </td>
+                <td>{formatCount(r.wastedCalls)}</td>
+                <td>{formatDurationNs(r.wastedNs)}</td>
+                <td className="nowrap">{formatTimeUtc(r.lastSeen)}</td>
+                <td>
+                  <Link href={`/request?id=${encodeURIComponent(r.exampleCorrelationId)}`}>
+                    <code>{r.exampleCorrelationId}</code>
+                  </Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import Link from 'next/link';
+import { type CompoundingPoint, HdxCompoundingChart } from '../components/hdx-compounding-chart';
+import type { DashboardParams } from '../lib/dashboard-params';
+import { predictedEndToEnd, stepReliability } from '../lib/compounding';
+import { formatCount, formatPercent } from '../lib/format';
+import { sqlConsoleHref } from '../server/sql-links';
+import { loadWorkflowSummary, loadWorkflowsBySteps } from '../server/workflow-data';
+
+/** Measured per-step reliability against end-to-end success: the compounding, by workflow length. */
+export async function DBWorkflowReliability({ params }: { params: DashboardParams }) {
+  const [summary, bySteps] = await Promise.all([loadWorkflowSummary(params), loadWorkflowsBySteps(params)]);
+  const perStep = stepReliability(summary.steps, summary.failedSteps);
+  const endToEnd = summary.workflows > 0 ? 1 - summary.failedWorkflows / summary.workflows : 1;
+  const points: CompoundingPoint[] = bySteps.map((b) => ({
+    steps: b.steps,
+    measured: (b.succeeded / b.workflows) * 100,
+    predicted: predictedEndToEnd(perStep, b.steps) * 100,
+  }));
+  return (
+    <>
+      <div className="stat-row" data-testid="workflow-stats">
+        <div className="stat">
+          workflows <strong data-testid="wf-count">{formatCount(summary.workflows)}</strong>
+        </div>
+        <div className="stat">
+          failed <strong data-testid="wf-failed">{formatCount(summary.failedWorkflows)}</strong>
+        </div>
+        <div className="stat">
+          per-step reliability <strong data-testid="wf-step-reliability">{formatPercent(perStep)}</strong>
+        </div>
+        <div className="stat">
+          average steps <strong>{summary.avgSteps.toFixed(1)}</strong>
+        </div>
+        <div className="stat">
+          predicted end-to-end <strong>{formatPercent(predictedEndToEnd(perStep, summary.avgSteps))}</strong>
+        </div>
+        <div className="stat">
+          measured end-to-end <strong data-testid="wf-end-to-end">{formatPercent(endToEnd)}</strong>
+        </div>
+      </div>
+      <section className="panel" aria-labelledby="compounding-title">
+        <h2 id="compounding-title">
+          End-to-end success by workflow length{' '}
+          <span className="muted">
+            at {formatPercent(perStep)} per step, 20 steps succeed {formatPercent(predictedEndToEnd(perStep, 20))} of the time
+          </span>
+        </h2>
+        {points.length === 0 ? <p className="muted">No workflows in this range.</p> : <HdxCompoundingChart data={points} />}
+        <details>
+          <summary>Rows behind this chart</summary>
+          <p>
+            <Link href={sqlConsoleHref('dashboard/workflows_by_steps', params, {})}>Open as a query in the SQL console</Link>
+          </p>
+          <table>
+            <thead>
+              <tr>
+                <th>steps</th>
+                <th>workflows</th>
+                <th>succeeded</th>
+                <th>measured</th>
+                <th>predicted</th>
+              </tr>
+            </thead>
+            <tbody>
+              {bySteps.map((b, i) => (
+                <tr key={b.steps}>
+                  <td>{b.steps}</td>
+                  <td>{formatCount(b.workflows)}</td>
+                  <td>{formatCount(b.succeeded)}</td>
+                  <td>{points[i]?.measured.toFixed(1)}%</td>
+                  <td>{points[i]?.predicted.toFixed(1)}%</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+        <p className="muted">A step is an outbound call that is not a retry (attempt 1).</p>
+      </section>
+    </>
+  );
+}

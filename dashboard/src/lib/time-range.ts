@@ -1,0 +1,89 @@
+/** Time range presets and custom ranges, as they travel in the URL (`?range=1h` or `?from=…&to=…`). */
+export const RANGE_PRESETS = {
+  '15m': 15 * 60,
+  '1h': 60 * 60,
+  '6h': 6 * 60 * 60,
+  '24h': 24 * 60 * 60,
+  '7d': 7 * 24 * 60 * 60,
+  '30d': 30 * 24 * 60 * 60,
+} as const;
+
+export type RangePreset = keyof typeof RANGE_PRESETS;
+
+export const DEFAULT_PRESET: RangePreset = '1h';
+
+export interface TimeRange {
+  /** Unix seconds, inclusive. */
+  fromS: number;
+  /** Unix seconds, exclusive. */
+  toS: number;
+  /** The preset when the range is relative to now; null for a custom range. */
+  preset: RangePreset | null;
+  /** Width of one bucket of a time series, chosen for about 60–120 points. */
+  bucketS: number;
+}
+
+const NICE_BUCKETS = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+
+export function bucketFor(spanS: number): number {
+  const wanted = spanS / 120;
+  return NICE_BUCKETS.find((b) => b >= wanted) ?? 86400;
+}
+
+export function isRangePreset(value: string): value is RangePreset {
+  return Object.hasOwn(RANGE_PRESETS, value);
+}
+
+function parseInstant(name: string, value: string): number {
+  // Accept ISO 8601 (with or without zone: without one it is read as UTC, like the whole UI) or unix seconds.
+  const trimmed = value.trim();
+  if (/^\d{9,11}$/.test(trimmed)) return Number(trimmed);
+  const iso = /[zZ]|[+-]\d\d:?\d\d$/.test(trimmed) ? trimmed : `${trimmed}Z`;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) {
+    throw new RangeError(
+      `"${name}=${value}" is not a time: use ISO 8601 like 2026-01-31T09:30 (UTC) or unix seconds.`,
+    );
+  }
+  return Math.floor(ms / 1000);
+}
+
+/** Reads `range`, or `from` and `to`, from the URL; throws RangeError with a fix-it message. */
+export function parseTimeRange(
+  input: { range?: string; from?: string; to?: string },
+  nowMs: number = Date.now(),
+): TimeRange {
+  const nowS = Math.floor(nowMs / 1000);
+  if (input.from !== undefined || input.to !== undefined) {
+    if (input.from === undefined) throw new RangeError('A custom range needs "from" as well as "to".');
+    const fromS = parseInstant('from', input.from);
+    const toS = input.to === undefined || input.to === '' ? nowS : parseInstant('to', input.to);
+    if (toS <= fromS) {
+      throw new RangeError(`"from" must be before "to" (got ${input.from} → ${input.to ?? 'now'}).`);
+    }
+    return alignToMinutes(fromS, toS, null);
+  }
+  const preset = input.range ?? DEFAULT_PRESET;
+  if (!isRangePreset(preset)) {
+    throw new RangeError(
+      `"range=${preset}" is not a preset: use one of ${Object.keys(RANGE_PRESETS).join(', ')}, or from/to.`,
+    );
+  }
+  const spanS = RANGE_PRESETS[preset];
+  // The upper bound includes the current minute, whose rollup row is still filling.
+  return alignToMinutes(nowS + 1 - spanS, nowS + 1, preset);
+}
+
+/**
+ * The rollups count by whole minutes, so every range is widened to whole minutes: then a panel read
+ * from `calls_1m` and a count over raw `failures` rows for the same range agree exactly.
+ */
+function alignToMinutes(fromS: number, toS: number, preset: RangePreset | null): TimeRange {
+  const from = Math.floor(fromS / 60) * 60;
+  const to = Math.ceil(toS / 60) * 60;
+  return { fromS: from, toS: to, preset, bucketS: bucketFor(to - from) };
+}
+
+export function formatUtc(unixS: number): string {
+  return new Date(unixS * 1000).toISOString().slice(0, 16).replace('T', ' ');
+}

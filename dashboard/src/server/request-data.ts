@@ -1,0 +1,65 @@
+import { num, panelQuery, str } from './run-panel-query';
+
+export interface RequestSpan {
+  startNs: number;
+  durationNs: number;
+  service: string;
+  span: string;
+  kind: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  status: string;
+  statusMessage: string;
+  correlationId: string;
+  envelope: {
+    class: string;
+    source: string;
+    code: string;
+    message: string;
+    retryable: boolean;
+    retry_after: number | null;
+    correlation_id: string;
+  } | null;
+  attempt: number;
+  misroutedRetry: boolean;
+  /** Redacted and size-capped by the preload before it left the service. */
+  raw: string;
+}
+
+export const REQUEST_ID_RE = /^[\w.:@/-]{1,200}$/;
+
+export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
+  const rows = await panelQuery('request_spans', { id });
+  return rows.map((r) => {
+    const cls = str(r.class);
+    const retryAfter = str(r.retry_after);
+    return {
+      startNs: num(r.start_ns),
+      durationNs: num(r.duration_ns),
+      service: str(r.service),
+      span: str(r.span),
+      kind: str(r.kind),
+      traceId: str(r.trace_id),
+      spanId: str(r.span_id),
+      parentSpanId: str(r.parent_span_id),
+      status: str(r.status),
+      statusMessage: str(r.status_message),
+      correlationId: str(r.correlation_id),
+      envelope: cls
+        ? {
+            class: cls,
+            source: str(r.source),
+            code: str(r.code),
+            message: str(r.message),
+            retryable: str(r.retryable) === 'true',
+            retry_after: retryAfter === '' ? null : Number(retryAfter),
+            correlation_id: str(r.correlation_id),
+          }
+        : null,
+      attempt: Math.max(1, num(r.attempt)),
+      misroutedRetry: str(r.misrouted_retry) === 'true',
+      raw: str(r.raw),
+    };
+  });
+}

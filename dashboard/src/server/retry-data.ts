@@ -1,0 +1,65 @@
+import { type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
+import { num, panelQuery, str } from './run-panel-query';
+
+export interface RetrySummary {
+  calls: number;
+  retries: number;
+  failedRetries: number;
+  misrouted: number;
+}
+
+export async function loadRetrySummary(p: DashboardParams): Promise<RetrySummary> {
+  const r = (await panelQuery('retries_summary', filterQueryParams(p)))[0] ?? {};
+  return {
+    calls: num(r.total_calls),
+    retries: num(r.total_retries),
+    failedRetries: num(r.failed_retries),
+    misrouted: num(r.total_misrouted),
+  };
+}
+
+export interface RetryByClass {
+  afterClass: string;
+  retries: number;
+  succeeded: number;
+  maxAttempt: number;
+  waitNs: number;
+  retryDurationNs: number;
+}
+
+export async function loadRetriesByClass(p: DashboardParams): Promise<RetryByClass[]> {
+  const rows = await panelQuery('retries_by_class', filterQueryParams(p));
+  return rows.map((r) => ({
+    afterClass: str(r.after_class),
+    retries: num(r.retries),
+    succeeded: num(r.succeeded),
+    maxAttempt: num(r.max_attempt),
+    waitNs: num(r.wait_ns),
+    retryDurationNs: num(r.retry_duration_ns),
+  }));
+}
+
+export interface MisroutedRow {
+  service: string;
+  class: string;
+  source: string;
+  code: string;
+  wastedCalls: number;
+  wastedNs: number;
+  lastSeen: number;
+  exampleCorrelationId: string;
+}
+
+export async function loadMisrouted(p: DashboardParams): Promise<MisroutedRow[]> {
+  const rows = await panelQuery('retries_misrouted', filterQueryParams(p));
+  return rows.map((r) => ({
+    service: str(r.service),
+    class: str(r.class),
+    source: str(r.source),
+    code: str(r.code),
+    wastedCalls: num(r.wasted_calls),
+    wastedNs: num(r.wasted_ns),
+    lastSeen: num(r.last_seen),
+    exampleCorrelationId: str(r.example_correlation_id),
+  }));
+}

@@ -1,0 +1,33 @@
+import { cache } from 'react';
+import { getStore } from './store';
+
+/**
+ * Every panel goes through here: one named query from sql/queries/dashboard/, its parameters
+ * validated by the store. React's cache() dedupes identical calls within one render, so two panels
+ * that need the same rows (the headline and the matrix) cost one query.
+ */
+export const runPanelQuery = cache(
+  async (name: string, paramsJson: string): Promise<Record<string, unknown>[]> => {
+    const store = await getStore();
+    const result = await store.runNamed<Record<string, unknown>>(`dashboard/${name}`, JSON.parse(paramsJson), {
+      maxExecutionSeconds: 20,
+    });
+    return result.rows;
+  },
+);
+
+/** Params are serialized so cache() compares them by value. */
+export function panelQuery(name: string, params: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  return runPanelQuery(name, JSON.stringify(params));
+}
+
+/** ClickHouse returns 64-bit integers as strings in JSON: read every count through this. */
+export function num(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value !== '') return Number(value);
+  return 0;
+}
+
+export function str(value: unknown): string {
+  return typeof value === 'string' ? value : value == null ? '' : String(value);
+}

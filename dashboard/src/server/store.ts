@@ -1,0 +1,12 @@
+import type { Store } from '@faultline/collector';
+import { collectorModule } from './collector-module';
+
+/**
+ * The dashboard reads through the collector's Store. `openStore` keeps one Store per process on
+ * globalThis, so under `npm start` the pages share the engine the OTLP receiver writes into (an
+ * embedded data directory can be opened by one process only).
+ */
+export async function getStore(): Promise<Store> {
+  const { openStore } = await collectorModule();
+  return openStore();
+}

@@ -1,0 +1,82 @@
+import type { DashboardParams } from '../lib/dashboard-params';
+import { num, panelQuery, str } from './run-panel-query';
+
+function base(p: DashboardParams) {
+  return { from: p.range.fromS, to: p.range.toS, service: p.service };
+}
+
+export interface WorkflowSummary {
+  workflows: number;
+  failedWorkflows: number;
+  steps: number;
+  failedSteps: number;
+  retries: number;
+  avgSteps: number;
+}
+
+export async function loadWorkflowSummary(p: DashboardParams): Promise<WorkflowSummary> {
+  const r = (await panelQuery('workflows_summary', base(p)))[0] ?? {};
+  return {
+    workflows: num(r.workflows),
+    failedWorkflows: num(r.failed_workflows),
+    steps: num(r.total_steps),
+    failedSteps: num(r.total_failed_steps),
+    retries: num(r.total_retries),
+    avgSteps: num(r.avg_steps),
+  };
+}
+
+export interface StepsBucket {
+  steps: number;
+  workflows: number;
+  succeeded: number;
+}
+
+export async function loadWorkflowsBySteps(p: DashboardParams): Promise<StepsBucket[]> {
+  const rows = await panelQuery('workflows_by_steps', base(p));
+  return rows.map((r) => ({ steps: num(r.steps), workflows: num(r.workflows), succeeded: num(r.succeeded) }));
+}
+
+export interface FirstFailure {
+  class: string;
+  source: string;
+  failedWorkflows: number;
+}
+
+export async function loadFirstFailures(p: DashboardParams): Promise<FirstFailure[]> {
+  const rows = await panelQuery('workflows_first_failure', base(p));
+  return rows.map((r) => ({ class: str(r.first_class), source: str(r.first_source), failedWorkflows: num(r.failed_workflows) }));
+}
+
+export interface WorkflowRow {
+  correlationId: string;
+  started: number;
+  durationNs: number;
+  services: string[];
+  steps: number;
+  failedSteps: number;
+  retries: number;
+  misrouted: number;
+  failed: boolean;
+  firstFailureClass: string;
+  firstFailureSource: string;
+  firstFailureCode: string;
+}
+
+export async function loadRecentWorkflows(p: DashboardParams, failedOnly: boolean, limit = 50): Promise<WorkflowRow[]> {
+  const rows = await panelQuery('workflows_recent', { ...base(p), failed_only: failedOnly, limit });
+  return rows.map((r) => ({
+    correlationId: str(r.correlation_id),
+    started: num(r.started),
+    durationNs: num(r.duration_ns),
+    services: Array.isArray(r.services) ? r.services.map(str) : [],
+    steps: num(r.steps),
+    failedSteps: num(r.failed_steps),
+    retries: num(r.retries),
+    misrouted: num(r.misrouted),
+    failed: r.failed === true || num(r.failed) === 1,
+    firstFailureClass: str(r.first_failure_class),
+    firstFailureSource: str(r.first_failure_source),
+    firstFailureCode: str(r.first_failure_code),
+  }));
+}

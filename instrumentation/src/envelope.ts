@@ -1,0 +1,62 @@
+import { boundedText, toRaw } from './raw.js';
+import type { Envelope, ErrorClass } from './types.js';
+
+/** Upper bound of `message`, in characters: enough for a vendor's sentence, small enough per span. */
+export const MAX_MESSAGE_CHARS = 512;
+
+export const ERROR_CLASSES: readonly ErrorClass[] = Object.freeze([
+  'validation',
+  'authentication',
+  'rate_limit',
+  'transient',
+  'permanent',
+]);
+
+export interface EnvelopeInit {
+  class: ErrorClass;
+  /** Low-cardinality kind of tool: `http`, `db`, `sdk`, `rpc`, `network`. */
+  source: string;
+  code: string;
+  message: string;
+  /** Defaults from the class: rate_limit and transient are retryable, the others are not. */
+  retryable?: boolean;
+  /** Seconds; kept only when retryable and a finite number >= 0. */
+  retryAfter?: number | null;
+  correlationId?: string;
+  /** Any value: copied through toRaw (redacted, bounded, JSON-safe). */
+  raw?: unknown;
+}
+
+/** The class's own answer to "is a retry worth it", before any source detail. */
+export function defaultRetryable(cls: ErrorClass): boolean {
+  return cls === 'rate_limit' || cls === 'transient';
+}
+
+/**
+ * Builds an envelope that obeys the contract whatever the adapter passed: a known class,
+ * retry_after only beside retryable, message redacted and bounded, correlation_id a string.
+ * An unknown class is a programming error in an adapter, so it throws with the valid set.
+ */
+export function createEnvelope(init: EnvelopeInit): Envelope {
+  if (!ERROR_CLASSES.includes(init.class)) {
+    throw new TypeError(
+      `createEnvelope: class must be one of ${ERROR_CLASSES.join(', ')}; got ${JSON.stringify(init.class)}`,
+    );
+  }
+  const retryable = typeof init.retryable === 'boolean' ? init.retryable : defaultRetryable(init.class);
+  const after = init.retryAfter;
+  return {
+    class: init.class,
+    source: typeof init.source === 'string' && init.source !== '' ? init.source : 'unknown',
+    code: typeof init.code === 'string' ? init.code : String(init.code ?? ''),
+    message: boundedText(
+      typeof init.message === 'string' ? init.message : String(init.message ?? ''),
+      MAX_MESSAGE_CHARS,
+    ),
+    retryable,
+    retry_after:
+      retryable && typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : null,
+    correlation_id: typeof init.correlationId === 'string' ? init.correlationId : '',
+    raw: toRaw(init.raw),
+  };
+}

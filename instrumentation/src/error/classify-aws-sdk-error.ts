@@ -1,0 +1,177 @@
+import { classForStatus } from '../http/status-class.js';
+import type { ErrorClass } from '../types.js';
+import { retryAfterOf } from './retry-after-of.js';
+import { read, readHttpStatus, readNumber, readString } from './safe-read.js';
+import type { Verdict } from './verdict.js';
+
+/**
+ * AWS SDK for JavaScript v3: every service error extends @smithy's ServiceException, with the
+ * service's error code as `name`, `$fault` ('client' | 'server'), `$retryable` ({ throttling }),
+ * `$metadata.httpStatusCode` and a non-enumerable `$response` (statusCode, headers).
+ * The name lists mirror @smithy/core's retry module (THROTTLING_ERROR_CODES, CLOCK_SKEW…,
+ * TRANSIENT_ERROR_CODES): a ThrottlingException is a rate limit even when sent with a 400.
+ * Code rule: the error name ("ThrottlingException").
+ */
+
+const THROTTLING = new Set([
+  'BandwidthLimitExceeded',
+  'EC2ThrottledException',
+  'LimitExceededException',
+  'PriorRequestNotComplete',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'RequestThrottled',
+  'RequestThrottledException',
+  'SlowDown',
+  'ThrottledException',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'TransactionInProgressException',
+]);
+
+const BY_NAME: Record<string, ErrorClass> = {
+  // Credentials, signatures and permissions.
+  ExpiredToken: 'authentication',
+  ExpiredTokenException: 'authentication',
+  UnrecognizedClientException: 'authentication',
+  InvalidSignatureException: 'authentication',
+  SignatureDoesNotMatch: 'authentication',
+  IncompleteSignature: 'authentication',
+  InvalidClientTokenId: 'authentication',
+  InvalidAccessKeyId: 'authentication',
+  MissingAuthenticationToken: 'authentication',
+  MissingAuthenticationTokenException: 'authentication',
+  AccessDenied: 'authentication',
+  AccessDeniedException: 'authentication',
+  AuthFailure: 'authentication',
+  NotAuthorizedException: 'authentication',
+  UnauthorizedException: 'authentication',
+  UnauthorizedOperation: 'authentication',
+  InvalidIdentityTokenException: 'authentication',
+  TokenRefreshRequired: 'authentication',
+  CredentialsProviderError: 'authentication',
+  // Clock skew: the SDK corrects its offset and the next attempt is signed right.
+  RequestExpired: 'transient',
+  RequestTimeTooSkewed: 'transient',
+  RequestInTheFuture: 'transient',
+  // Server side and timeouts.
+  TimeoutError: 'transient',
+  RequestTimeout: 'transient',
+  RequestTimeoutException: 'transient',
+  InternalServerError: 'transient',
+  InternalServerException: 'transient',
+  InternalFailure: 'transient',
+  InternalError: 'transient',
+  ServiceUnavailable: 'transient',
+  ServiceUnavailableException: 'transient',
+  ServiceException: 'transient',
+  TransactionConflictException: 'transient',
+  // The request must change.
+  ValidationException: 'validation',
+  ValidationError: 'validation',
+  SerializationException: 'validation',
+  InvalidParameterException: 'validation',
+  InvalidParameterValue: 'validation',
+  InvalidParameterValueException: 'validation',
+  InvalidParameterCombination: 'validation',
+  InvalidRequestException: 'validation',
+  InvalidRequest: 'validation',
+  InvalidArgument: 'validation',
+  InvalidInput: 'validation',
+  MissingParameter: 'validation',
+  MalformedXML: 'validation',
+  MalformedPolicyDocument: 'validation',
+  BadRequestException: 'validation',
+  IdempotentParameterMismatch: 'validation',
+  IdempotentParameterMismatchException: 'validation',
+  // The world is not in the state the request assumes: replan.
+  ConditionalCheckFailedException: 'permanent',
+  ResourceNotFoundException: 'permanent',
+  ResourceInUseException: 'permanent',
+  ConflictException: 'permanent',
+  NoSuchKey: 'permanent',
+  NoSuchBucket: 'permanent',
+  NotFound: 'permanent',
+  NotFoundException: 'permanent',
+  PreconditionFailed: 'permanent',
+  ServiceQuotaExceededException: 'permanent', // a quota raise, not a wait, fixes it
+  ItemCollectionSizeLimitExceededException: 'permanent',
+};
+
+/** DynamoDB's TransactionCanceledException lists one reason per item; the worst one decides. */
+const CANCELLATION: Record<string, ErrorClass> = {
+  ThrottlingError: 'rate_limit',
+  ProvisionedThroughputExceeded: 'rate_limit',
+  RequestLimitExceeded: 'rate_limit',
+  TransactionConflict: 'transient',
+  ValidationError: 'validation',
+  ConditionalCheckFailed: 'permanent',
+  ItemCollectionSizeLimitExceeded: 'permanent',
+};
+
+function cancellationClass(err: unknown): ErrorClass {
+  const reasons = read(err, 'CancellationReasons');
+  if (!Array.isArray(reasons)) return 'permanent';
+  let found: ErrorClass | undefined;
+  for (const reason of reasons.slice(0, 100)) {
+    const cls = CANCELLATION[readString(reason, 'Code') ?? ''];
+    if (cls === 'rate_limit') return cls;
+    if (cls === 'transient' || (cls !== undefined && found === undefined)) found = cls;
+  }
+  return found ?? 'permanent';
+}
+
+/** ServiceException.isInstance's duck test, plus errors the SDK decorates with $metadata only. */
+export function isAwsSdkError(err: unknown): boolean {
+  const fault = read(err, '$fault');
+  return fault === 'client' || fault === 'server' || read(err, '$metadata') !== undefined;
+}
+
+export function classifyAwsSdkError(err: unknown): Verdict | null {
+  if (!isAwsSdkError(err)) return null;
+  const fault = read(err, '$fault');
+  const name = readString(err, 'name') ?? 'UnknownError';
+  // Network errors reach the caller with $metadata ({ attempts, totalRetryDelay }) but no $fault:
+  // their Node code says more than the name "Error".
+  if (
+    fault !== 'client' &&
+    fault !== 'server' &&
+    typeof read(err, 'code') === 'string' &&
+    !(name in BY_NAME)
+  ) {
+    return null;
+  }
+  const metadata = read(err, '$metadata');
+  const response = read(err, '$response');
+  const status = readHttpStatus(metadata, 'httpStatusCode') ?? readHttpStatus(response, 'statusCode');
+  const retryableTrait = read(err, '$retryable');
+  const raw: Record<string, unknown> = { name };
+  if (typeof fault === 'string') raw.$fault = fault;
+  if (status !== undefined) raw.httpStatusCode = status;
+  const requestId = readString(metadata, 'requestId');
+  if (requestId !== undefined) raw.requestId = requestId;
+  const attempts = readNumber(metadata, 'attempts');
+  if (attempts !== undefined) raw.attempts = attempts;
+
+  let cls: ErrorClass;
+  if (THROTTLING.has(name) || status === 429 || read(retryableTrait, 'throttling') === true)
+    cls = 'rate_limit';
+  else if (name === 'TransactionCanceledException') cls = cancellationClass(err);
+  else if (
+    name === 'InvalidSignatureException' &&
+    (readString(err, 'message') ?? '').includes('Signature expired')
+  )
+    cls = 'transient';
+  else if (name in BY_NAME) cls = BY_NAME[name] as ErrorClass;
+  else if (retryableTrait !== undefined && retryableTrait !== null) cls = 'transient';
+  else if (status !== undefined && status >= 400) cls = classForStatus(status) ?? 'permanent';
+  else cls = fault === 'server' ? 'transient' : 'permanent';
+
+  const verdict: Verdict = { class: cls, code: name, source: 'sdk', raw };
+  if (cls === 'rate_limit' || cls === 'transient') {
+    const after = retryAfterOf(read(response, 'headers'));
+    if (after !== null) verdict.retryAfter = after;
+  }
+  return verdict;
+}

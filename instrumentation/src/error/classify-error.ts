@@ -1,0 +1,199 @@
+import { createEnvelope } from '../envelope.js';
+import { classifyHttpResponse } from '../http/classify-http-response.js';
+import type { ClassifyContext, Envelope } from '../types.js';
+import { classifyAwsSdkError } from './classify-aws-sdk-error.js';
+import { classifyGrpcError } from './classify-grpc-error.js';
+import { classifyMongodbError } from './classify-mongodb-error.js';
+import { classifyMssqlAggregate, classifyMssqlError } from './classify-mssql-error.js';
+import { classifyMysqlError } from './classify-mysql-error.js';
+import { classifyNodeSystemError } from './classify-node-system-error.js';
+import { classifyPostgresError } from './classify-postgres-error.js';
+import { classifyRedisError } from './classify-redis-error.js';
+import {
+  type ClassifyResponse,
+  classifyEmbeddedHttp,
+  classifySdkNoResponse,
+  findEmbeddedHttp,
+} from './classify-sdk-http-error.js';
+import { classifyUndiciError, isFetchFailure } from './classify-undici-error.js';
+import { normalizeUnknown } from './normalize-unknown.js';
+import { isObjectLike, read, readCode, readHttpStatus, readString } from './safe-read.js';
+import type { Verdict } from './verdict.js';
+
+/** Wrappers (ORMs, connectors, fetch) keep the driver's error under one of these keys. */
+const CAUSE_KEYS = ['cause', 'originalError', 'original', 'parent', 'driverError', 'lastNodeError'] as const;
+const MAX_CAUSE_DEPTH = 5;
+
+const DB_SYSTEMS = new Set([
+  'postgresql',
+  'mysql',
+  'mariadb',
+  'microsoft.sql_server',
+  'mssql',
+  'redis',
+  'mongodb',
+]);
+
+const classifyResponse: ClassifyResponse = (res) =>
+  classifyHttpResponse(res as Parameters<typeof classifyHttpResponse>[0]);
+
+/** Typed families, most specific first; ctx.system only widens what a family accepts. */
+function classifyTyped(err: unknown, ctx: ClassifyContext | undefined): Verdict | null {
+  return (
+    classifyAwsSdkError(err) ??
+    classifyPostgresError(err, ctx) ??
+    classifyMysqlError(err, ctx) ??
+    classifyMssqlError(err, ctx) ??
+    classifyMongodbError(err, ctx) ??
+    classifyRedisError(err, ctx) ??
+    classifyGrpcError(err, ctx) ??
+    classifySdkNoResponse(err)
+  );
+}
+
+/** Joins a wrapper's message with its cause's unless one already contains the other. */
+function joinMessages(outer: string | undefined, inner: string | undefined): string | undefined {
+  if (!inner) return outer;
+  if (!outer || outer.includes(inner)) return outer || inner;
+  return `${outer}: ${inner}`;
+}
+
+function fromCauses(err: unknown, ctx: ClassifyContext | undefined, seen: unknown[]): Verdict | null {
+  for (const key of CAUSE_KEYS) {
+    const cause = read(err, key);
+    if (!isObjectLike(cause) || seen.includes(cause)) continue;
+    const verdict = classifyValue(cause, ctx, seen);
+    if (verdict !== null) {
+      verdict.message = joinMessages(
+        readString(err, 'message'),
+        verdict.message ?? readString(cause, 'message'),
+      );
+      return verdict;
+    }
+  }
+  return null;
+}
+
+/** AggregateError: SQL Server batches first, else the first member that classifies. */
+function fromAggregate(err: unknown, ctx: ClassifyContext | undefined, seen: unknown[]): Verdict | null {
+  const errors = read(err, 'errors');
+  if (!Array.isArray(errors) || errors.length === 0) return null;
+  const mssql = classifyMssqlAggregate(errors);
+  if (mssql !== null) return mssql;
+  for (const item of errors.slice(0, 8)) {
+    if (!isObjectLike(item) || seen.includes(item)) continue;
+    const verdict = classifyValue(item, ctx, seen);
+    if (verdict !== null) {
+      verdict.message ??= readString(item, 'message');
+      return verdict;
+    }
+  }
+  return null;
+}
+
+/**
+ * The precedence of the design: typed SDK/driver error → embedded HTTP status (with its headers)
+ * → string code allowlist → bare status → (causes) → null, which the caller turns into permanent.
+ */
+function classifyValue(err: unknown, ctx: ClassifyContext | undefined, seen: unknown[]): Verdict | null {
+  if (!isObjectLike(err) || seen.length > MAX_CAUSE_DEPTH) return null;
+  seen.push(err);
+  const typed = classifyTyped(err, ctx);
+  if (typed !== null) return typed;
+
+  const embedded = findEmbeddedHttp(err, ctx);
+  if (embedded !== null) {
+    const verdict = classifyEmbeddedHttp(err, embedded, classifyResponse);
+    if (verdict !== null) return verdict;
+  }
+
+  if (isFetchFailure(err)) {
+    const inner = fromCauses(err, ctx, seen) ?? fromAggregate(read(err, 'cause'), ctx, seen);
+    if (inner !== null) {
+      inner.source = 'http';
+      return inner;
+    }
+    return { class: 'transient', code: 'fetch_failed', source: 'http', raw: { name: 'TypeError' } };
+  }
+
+  const coded = classifyUndiciError(err) ?? classifyNodeSystemError(err);
+  if (coded !== null) return coded;
+
+  const aggregate = fromAggregate(err, ctx, seen);
+  if (aggregate !== null) return aggregate;
+
+  const status = readHttpStatus(err, 'status') ?? readHttpStatus(err, 'statusCode');
+  if (status !== undefined) {
+    const env = classifyResponse({ status });
+    if (env !== null) {
+      return {
+        class: env.class,
+        code: env.code,
+        source: 'http',
+        retryable: env.retryable,
+        retryAfter: env.retry_after,
+        raw: { name: readString(err, 'name') ?? 'Error', status },
+      };
+    }
+  }
+  return fromCauses(err, ctx, seen);
+}
+
+function sourceFor(verdict: Verdict, ctx: ClassifyContext | undefined): string {
+  if (ctx?.source) return ctx.source;
+  // A socket error met by a database client is the database's failure to the on-call reader.
+  if (verdict.source === 'network' && ctx?.system && DB_SYSTEMS.has(ctx.system)) return 'db';
+  return verdict.source;
+}
+
+function toEnvelope(err: unknown, ctx: ClassifyContext | undefined, verdict: Verdict | null): Envelope {
+  if (verdict === null) {
+    // Nothing matched: permanent, with as much of the original as fits, for offline inspection.
+    const unknown = normalizeUnknown(err);
+    const code = readCode(err) ?? (isObjectLike(err) ? unknown.name : 'unknown');
+    return createEnvelope({
+      class: 'permanent',
+      source: ctx?.source || (ctx?.system && DB_SYSTEMS.has(ctx.system) ? 'db' : 'unknown'),
+      code,
+      message: unknown.message,
+      correlationId: ctx?.correlationId,
+      raw: unknown.raw,
+    });
+  }
+  return createEnvelope({
+    class: verdict.class,
+    source: sourceFor(verdict, ctx),
+    code: verdict.code,
+    message: verdict.message ?? readString(err, 'message') ?? verdict.code,
+    retryable: verdict.retryable,
+    retryAfter: verdict.retryAfter,
+    correlationId: ctx?.correlationId,
+    raw: verdict.raw,
+  });
+}
+
+/**
+ * Classifies anything thrown or rejected into an Envelope. Pure and synchronous; never throws:
+ * null, strings, Proxies, throwing getters and circular causes all come back as envelopes.
+ */
+export function classifyError(err: unknown, ctx?: ClassifyContext): Envelope {
+  try {
+    return toEnvelope(err, ctx, classifyValue(err, ctx, []));
+  } catch {
+    return lastResort(ctx);
+  }
+}
+
+/** Reached only if a classifier has a bug: still a valid envelope, never a second failure. */
+function lastResort(ctx: ClassifyContext | undefined): Envelope {
+  return {
+    class: 'permanent',
+    source: typeof ctx?.source === 'string' && ctx.source ? ctx.source : 'unknown',
+    code: 'unclassifiable',
+    message: 'The thrown value could not be inspected',
+    retryable: false,
+    retry_after: null,
+    correlation_id: typeof ctx?.correlationId === 'string' ? ctx.correlationId : '',
+    raw: null,
+  };
+}

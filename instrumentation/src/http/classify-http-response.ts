@@ -1,0 +1,115 @@
+import { createEnvelope } from '../envelope.js';
+import type { ClassifyContext, Envelope, ErrorClass, HttpResponseLike } from '../types.js';
+import { HeaderReader, retryAfterFrom } from './headers.js';
+import { rawHeaders } from './http-raw.js';
+import { awsErrorName, jsonBodySignal } from './json-body-signal.js';
+import { classFromMessage, mentionsRateLimit } from './message-class.js';
+import { rateLimitExhausted, rateLimitResetSeconds } from './rate-limit-headers.js';
+import { readBody } from './read-body.js';
+import { applyCode, type Signal } from './signal.js';
+import { classForStatus, restatesStatus, statusMessage } from './status-class.js';
+import { textBodySignal } from './text-body-signal.js';
+
+/** Options beyond the shared ClassifyContext: a clock, so date-based waits are testable. */
+export interface HttpClassifyContext extends ClassifyContext {
+  /** Milliseconds since the epoch used to turn HTTP-dates and reset epochs into seconds. */
+  nowMs?: number;
+}
+
+function readStatus(res: HttpResponseLike): number {
+  if (res === null || typeof res !== 'object') {
+    throw new TypeError(
+      `classifyHttpResponse: expected an object like { status, headers?, body? }; got ${res === null ? 'null' : typeof res}`,
+    );
+  }
+  const raw =
+    (res as { status?: unknown; statusCode?: unknown }).status ??
+    (res as { statusCode?: unknown }).statusCode;
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 100 || raw > 999) {
+    throw new TypeError(
+      `classifyHttpResponse: status must be an integer HTTP status code between 100 and 999 (pass response.status or IncomingMessage.statusCode); got ${JSON.stringify(raw)}`,
+    );
+  }
+  return raw;
+}
+
+/** `true` / `false` in X-Should-Retry or Stripe-Should-Retry; `undefined` when absent or anything else. */
+function shouldRetryHeader(h: HeaderReader): boolean | undefined {
+  const v = h.get('x-should-retry') ?? h.get('stripe-should-retry');
+  if (v === undefined) return undefined;
+  const s = v.trim().toLowerCase();
+  return s === 'true' ? true : s === 'false' ? false : undefined;
+}
+
+/** Vendor codes sent as headers: AWS `x-amzn-errortype` / `x-amzn-query-error`, Azure `x-ms-error-code`. */
+function headerCodes(sig: Signal, h: HeaderReader, status: number): void {
+  const amzn = h.get('x-amzn-errortype');
+  if (amzn !== undefined) applyCode(sig, awsErrorName(amzn));
+  const query = h.get('x-amzn-query-error');
+  if (query !== undefined) applyCode(sig, query.split(';')[0]);
+  const ms = h.get('x-ms-error-code');
+  if (ms !== undefined) applyCode(sig, ms, !restatesStatus(ms, status));
+}
+
+/**
+ * Classifies an HTTP response into an envelope, or `null` when it is not a failure. The body
+ * and headers are read before the status, because vendors put the real answer there: a 200
+ * whose body says `ok: false`, a 403 that is a rate limit, a 429 that is an exhausted bill,
+ * an AWS throttle on a 400. A server's explicit retry verdict beats every inference.
+ */
+export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyContext): Envelope | null {
+  const status = readStatus(res);
+  const failing = status >= 400;
+  const view = readBody(res.body, failing);
+  let sig: Signal | undefined =
+    view.json !== undefined
+      ? jsonBodySignal(view.json, status)
+      : view.text !== undefined
+        ? textBodySignal(view.text)
+        : undefined;
+  if (!failing && sig?.failure !== true) return null;
+
+  const h = new HeaderReader(res.headers);
+  if (failing) {
+    sig ??= { failure: true };
+    if (sig.cls === undefined) headerCodes(sig, h, status);
+  }
+  const s = sig as Signal;
+  let cls: ErrorClass | undefined = s.cls;
+  if (cls === undefined && (status === 403 || status === 400 || !failing)) {
+    if (rateLimitExhausted(h) || (s.message !== undefined && mentionsRateLimit(s.message)))
+      cls = 'rate_limit';
+  }
+  if (cls === undefined) {
+    cls = failing
+      ? (classForStatus(status) as ErrorClass)
+      : (s.message && classFromMessage(s.message)) || 'permanent';
+  }
+
+  let retryable = cls === 'rate_limit' || cls === 'transient';
+  if (s.quota) retryable = false;
+  const verdict = shouldRetryHeader(h) ?? s.retryable;
+  if (verdict !== undefined && !(s.quota && verdict)) {
+    retryable = verdict;
+    // The server knows better than the status: a "retry me" 409 or 404 is transient, not permanent.
+    if (verdict && (cls === 'permanent' || cls === 'validation')) cls = 'transient';
+  }
+
+  const nowMs = ctx?.nowMs ?? Date.now();
+  let retryAfter: number | null = null;
+  if (retryable) {
+    retryAfter = retryAfterFrom((name) => h.get(name), nowMs) ?? s.retryAfter ?? null;
+    if (retryAfter === null && cls === 'rate_limit') retryAfter = rateLimitResetSeconds(h, nowMs);
+  }
+
+  return createEnvelope({
+    class: cls,
+    source: ctx?.source ?? 'http',
+    code: s.code ?? String(status),
+    message: s.message ?? statusMessage(status),
+    retryable,
+    retryAfter,
+    correlationId: ctx?.correlationId ?? '',
+    raw: { status, headers: rawHeaders(h), body: view.json ?? view.text ?? null },
+  });
+}

@@ -1,0 +1,174 @@
+/**
+ * Header access for every shape callers hold: plain objects in any case, WHATWG `Headers`,
+ * Node's `IncomingHttpHeaders`, Maps, `[name, value]` pairs and the flat `[name, value, …]`
+ * arrays that Node `rawHeaders` and undici's diagnostics channel carry (strings or Buffers).
+ */
+
+type HeaderValue = string | string[] | number | undefined | null;
+
+function valueToString(value: unknown): string | undefined {
+  if (value == null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) {
+    const parts: string[] = [];
+    for (const v of value) {
+      const s = valueToString(v);
+      if (s !== undefined) parts.push(s);
+    }
+    return parts.join(', ');
+  }
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1');
+  return undefined;
+}
+
+function nameToString(name: unknown): string | undefined {
+  if (typeof name === 'string') return name.toLowerCase();
+  if (name instanceof Uint8Array)
+    return Buffer.from(name.buffer, name.byteOffset, name.byteLength).toString('latin1').toLowerCase();
+  return undefined;
+}
+
+function add(out: Record<string, string>, name: unknown, value: unknown): void {
+  const key = nameToString(name);
+  const v = valueToString(value);
+  if (key === undefined || v === undefined) return;
+  out[key] = key in out ? `${out[key]}, ${v}` : v;
+}
+
+function isIterableHeaders(h: object): h is { forEach: (cb: (value: string, key: string) => void) => void } {
+  return (
+    typeof (h as { forEach?: unknown }).forEach === 'function' &&
+    typeof (h as { get?: unknown }).get === 'function'
+  );
+}
+
+/**
+ * A plain object with lower-case keys and string values. Multiple values join with `, `.
+ * Never throws: anything unreadable yields `{}` or the entries read so far.
+ */
+export function normalizeHeaders(headers: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (headers == null || typeof headers !== 'object') return out;
+  try {
+    if (Array.isArray(headers)) {
+      if (headers.length > 0 && !Array.isArray(headers[0])) {
+        for (let i = 0; i + 1 < headers.length; i += 2) add(out, headers[i], headers[i + 1]);
+      } else {
+        for (const pair of headers) if (Array.isArray(pair)) add(out, pair[0], pair[1]);
+      }
+      return out;
+    }
+    if (headers instanceof Map || isIterableHeaders(headers)) {
+      (headers as Map<unknown, unknown>).forEach((value, key) => {
+        add(out, key, value);
+      });
+      return out;
+    }
+    for (const key of Object.keys(headers)) add(out, key, (headers as Record<string, HeaderValue>)[key]);
+  } catch {
+    // A hostile or half-built headers object: keep what was readable.
+  }
+  return out;
+}
+
+/**
+ * Lazy, case-insensitive lookups for the classifier's hot path: a lower-case plain object (what
+ * Node and most callers hand over) is read directly; other shapes normalize once, on first need.
+ */
+export class HeaderReader {
+  private normalized: Record<string, string> | undefined;
+  private direct: Record<string, HeaderValue> | undefined;
+
+  constructor(private readonly source: unknown) {
+    if (source != null && typeof source === 'object' && !Array.isArray(source) && isPlainObject(source)) {
+      this.direct = source as Record<string, HeaderValue>;
+    }
+  }
+
+  /** `name` must be lower-case. */
+  get(name: string): string | undefined {
+    if (this.direct !== undefined) {
+      const v = this.direct[name];
+      if (typeof v === 'string') return v;
+      if (v !== undefined) return valueToString(v);
+      if (this.directIsLowerCase()) return undefined;
+    }
+    return this.all()[name];
+  }
+
+  all(): Record<string, string> {
+    if (this.normalized === undefined) this.normalized = normalizeHeaders(this.source);
+    return this.normalized;
+  }
+
+  private lowerChecked: boolean | undefined;
+
+  /** Whether every key of the plain object is already lower-case, so a miss is a real miss. */
+  private directIsLowerCase(): boolean {
+    if (this.lowerChecked === undefined) {
+      this.lowerChecked = true;
+      for (const key of Object.keys(this.direct ?? {})) {
+        if (key !== key.toLowerCase()) {
+          this.lowerChecked = false;
+          break;
+        }
+      }
+    }
+    return this.lowerChecked;
+  }
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Parses a non-negative decimal number without a regex; `undefined` when `text` is not one. */
+export function parseSeconds(text: string): number | undefined {
+  const s = text.trim();
+  if (s.length === 0 || s.length > 20) return undefined;
+  let dot = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46 && !dot && i > 0) dot = true;
+    else if (c < 48 || c > 57) return undefined;
+  }
+  const n = Number(s);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * Seconds until `date` (an HTTP-date or RFC 3339 timestamp) from `nowMs`; `null` when it is past
+ * or unparseable. Rounded up: waiting a fraction too long is safe, too short is not.
+ */
+export function secondsUntilDate(date: string, nowMs: number): number | null {
+  const t = Date.parse(date);
+  if (Number.isNaN(t)) return null;
+  const delta = (t - nowMs) / 1000;
+  return delta > 0 ? Math.ceil(delta) : delta === 0 ? 0 : null;
+}
+
+/**
+ * Delay the server asked for, in seconds: `retry-after-ms` / `x-ms-retry-after-ms` (ms), else
+ * `Retry-After` as delay-seconds or an HTTP-date. Past, negative or unparseable → `null`: the
+ * caller then backs off on its own, never on a guessed number.
+ */
+export function parseRetryAfter(headers: Record<string, string>, nowMs: number = Date.now()): number | null {
+  return retryAfterFrom((name) => headers[name] ?? headers[name.toLowerCase()], nowMs);
+}
+
+/** parseRetryAfter over any lookup; the classifier passes its lazy HeaderReader. */
+export function retryAfterFrom(get: (name: string) => string | undefined, nowMs: number): number | null {
+  const ms = get('retry-after-ms') ?? get('x-ms-retry-after-ms');
+  if (ms !== undefined) {
+    const n = parseSeconds(ms);
+    if (n !== undefined) return n / 1000;
+  }
+  const ra = get('retry-after');
+  if (ra === undefined) return null;
+  const n = parseSeconds(ra);
+  if (n !== undefined) return n;
+  return secondsUntilDate(ra, nowMs);
+}

@@ -1,0 +1,165 @@
+import { applyCode, asCode, asSeconds, asText, type Signal } from './signal.js';
+import { classForStatus, restatesStatus } from './status-class.js';
+
+type Obj = Record<string, unknown>;
+
+function isObj(value: unknown): value is Obj {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `com.amazonaws.dynamodb.v20120810#ThrottlingException` / `ValidationException:http://…` → the bare name. */
+export function awsErrorName(type: string): string {
+  const hash = type.lastIndexOf('#');
+  let name = hash >= 0 ? type.slice(hash + 1) : type;
+  const colon = name.indexOf(':');
+  if (colon >= 0) name = name.slice(0, colon);
+  return name.trim();
+}
+
+/** JSON-RPC 2.0 and EIP-1474 codes; numbers in the HTTP range (Alchemy's 429) go through the status table. */
+function jsonRpc(sig: Signal, err: Obj): void {
+  const code = typeof err.code === 'number' ? err.code : Number(err.code);
+  sig.failure = true;
+  sig.code = Number.isFinite(code) ? String(code) : asCode(err.code);
+  sig.message = asText(err.message);
+  if (code >= 400 && code <= 599) sig.cls = classForStatus(code) ?? undefined;
+  else if (code === -32700 || code === -32600 || code === -32602 || code === -32000 || code === -32003)
+    sig.cls = 'validation';
+  else if (code === -32603 || code === -32002) sig.cls = 'transient';
+  else if (code === -32005) sig.cls = 'rate_limit';
+  else if (code === -32601 || code === -32001 || code === -32004 || code === -32006) sig.cls = 'permanent';
+}
+
+/** GraphQL `errors[]` (Apollo `extensions.code`, GitHub `type`, AppSync `errorType`) and REST error lists. */
+function errorList(sig: Signal, o: Obj, errors: unknown[]): void {
+  sig.failure = true;
+  const n = Math.min(errors.length, 10);
+  for (let i = 0; i < n; i++) {
+    const e = errors[i];
+    if (!isObj(e)) {
+      if (sig.message === undefined) sig.message = asText(e);
+      continue;
+    }
+    const ext = isObj(e.extensions) ? e.extensions : undefined;
+    // GitHub REST lists field-level detail here ({ resource, field, code }): that code names a field.
+    const fieldLevel = e.field !== undefined || e.resource !== undefined;
+    applyCode(
+      sig,
+      asCode(ext?.code) ??
+        asCode(e.type) ??
+        asCode(e.errorType) ??
+        (fieldLevel ? undefined : (asCode(e.code) ?? asCode(e.reason))),
+    );
+    if (sig.message === undefined) sig.message = asText(e.message) ?? asText(e.detail) ?? asText(e.title);
+  }
+  if (sig.cls === 'rate_limit') sig.retryAfter ??= shopifyWait(o);
+}
+
+/**
+ * Shopify reports its leaky bucket instead of a Retry-After: the wait is the missing points
+ * divided by the restore rate, an exact figure from the server rather than a guess.
+ */
+function shopifyWait(o: Obj): number | undefined {
+  const cost = isObj(o.extensions) && isObj(o.extensions.cost) ? o.extensions.cost : undefined;
+  const bucket = cost && isObj(cost.throttleStatus) ? cost.throttleStatus : undefined;
+  if (!cost || !bucket) return undefined;
+  const requested = Number(cost.requestedQueryCost);
+  const available = Number(bucket.currentlyAvailable);
+  const rate = Number(bucket.restoreRate);
+  if (!Number.isFinite(requested) || !Number.isFinite(available) || !(rate > 0)) return undefined;
+  return Math.max(0, Math.ceil((requested - available) / rate));
+}
+
+/** `{ error: { … } }`: Google, Stripe, OpenAI, Anthropic, Azure ARM/OData, JSON:API-ish bodies. */
+function errorObject(sig: Signal, e: Obj, status: number): void {
+  sig.failure = true;
+  const legacy = Array.isArray(e.errors) && isObj(e.errors[0]) ? e.errors[0] : undefined;
+  applyCode(sig, asCode(legacy?.reason));
+  if (Array.isArray(e.details)) googleDetails(sig, e.details);
+  const code = asCode(e.code);
+  // A code that restates the status (Google's numeric 429, Azure's "TooManyRequests") adds nothing.
+  if (code !== undefined) applyCode(sig, code, !restatesStatus(code, status));
+  applyCode(sig, asCode(e.status), false);
+  applyCode(sig, asCode(e.type), false);
+  applyCode(sig, asCode(e.decline_code), false);
+  const inner = isObj(e.innererror) ? e.innererror : undefined;
+  if (inner) applyCode(sig, asCode(inner.code));
+  sig.message ??= asText(e.message) ?? asText(e.Message) ?? asText(legacy?.message) ?? asText(e.description);
+  if (typeof e.retryable === 'boolean') sig.retryable = e.retryable;
+}
+
+function googleDetails(sig: Signal, details: unknown[]): void {
+  for (const d of details.slice(0, 10)) {
+    if (!isObj(d) || typeof d['@type'] !== 'string') continue;
+    const t = d['@type'];
+    if (t.endsWith('google.rpc.ErrorInfo')) applyCode(sig, asCode(d.reason), false);
+    else if (t.endsWith('google.rpc.RetryInfo')) sig.retryAfter ??= asSeconds(d.retryDelay);
+  }
+}
+
+/** Twilio: five-digit codes whose `20xxx` family mirrors HTTP statuses (20429 = too many requests). */
+function twilio(sig: Signal, code: number): void {
+  if (code === 20003 || code === 20005 || code === 20008) sig.cls = 'authentication';
+  else if (code >= 20400 && code <= 20599) sig.cls = classForStatus(code - 20000) ?? undefined;
+}
+
+const FAILED_STATUS = new Set(['error', 'fail', 'failed', 'failure', 'ERROR', 'FAIL', 'FAILED', 'Error']);
+
+/**
+ * Reads what a parsed JSON body says about a failure. Checks the vendor shapes that carry a
+ * stable code; `failure` marks bodies that report an error even under a 2xx status.
+ */
+export function jsonBodySignal(body: unknown, status: number): Signal | undefined {
+  let o: unknown = body;
+  if (Array.isArray(body))
+    o = body.find((item) => isObj(item) && (item.errors !== undefined || item.error !== undefined));
+  if (!isObj(o)) return undefined;
+  const sig: Signal = { failure: false };
+  const err = o.error;
+
+  if (o.jsonrpc !== undefined && isObj(err)) {
+    jsonRpc(sig, err);
+    return sig;
+  }
+  if (o.ok === false) {
+    sig.failure = true;
+    const code = asCode(err);
+    if (
+      code !== undefined &&
+      !applyCode(sig, code) &&
+      (code.startsWith('invalid_') || code.startsWith('missing_'))
+    )
+      sig.cls = 'validation';
+  }
+  if (Array.isArray(o.errors) && o.errors.length > 0) errorList(sig, o, o.errors);
+  if (isObj(err)) errorObject(sig, err, status);
+  else if (typeof err === 'string' && err !== '') {
+    sig.failure = true;
+    applyCode(sig, asCode(err));
+    sig.message ??= asText(o.error_description) ?? asText(o.message) ?? err;
+  }
+  if (typeof o.__type === 'string') {
+    sig.failure = true;
+    applyCode(sig, awsErrorName(o.__type));
+  }
+  const code = o.code ?? o.Code;
+  if (typeof code === 'number' && code >= 20000 && code < 100000 && typeof o.more_info === 'string') {
+    sig.code ??= String(code);
+    twilio(sig, code);
+  } else if (typeof code === 'string') applyCode(sig, code);
+
+  sig.message ??=
+    asText(o.message) ??
+    asText(o.Message) ??
+    asText(o.detail) ??
+    asText(o.title) ??
+    asText(o.error_message) ??
+    asText(o.errorMessage) ??
+    asText(o.msg) ??
+    asText(o.description);
+  if (o.success === false || (typeof o.status === 'string' && FAILED_STATUS.has(o.status)))
+    sig.failure = true;
+  if (typeof o.retryable === 'boolean') sig.retryable = o.retryable;
+  sig.retryAfter ??= asSeconds(o.retry_after ?? o.retryAfter);
+  return sig;
+}

@@ -1,0 +1,95 @@
+import type { HeaderReader } from './headers.js';
+import { parseSeconds, secondsUntilDate } from './headers.js';
+
+/** `RateLimit: limit=100, remaining=0, reset=30` (draft-07) and `RateLimit: "default";r=0;t=30` (draft-08+). */
+function structuredParam(value: string, names: readonly string[]): number | undefined {
+  for (const part of value.split(/[,;]/)) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim().toLowerCase();
+    if (names.includes(name)) return parseSeconds(part.slice(eq + 1));
+  }
+  return undefined;
+}
+
+/** `0` in any remaining-count header: the client has used up its window. */
+export function rateLimitExhausted(h: HeaderReader): boolean {
+  for (const name of ['x-ratelimit-remaining', 'x-rate-limit-remaining', 'ratelimit-remaining']) {
+    const v = h.get(name);
+    if (v !== undefined && parseSeconds(v) === 0) return true;
+  }
+  const structured = h.get('ratelimit');
+  return structured !== undefined && structuredParam(structured, ['remaining', 'r']) === 0;
+}
+
+/**
+ * A reset value that may be delta seconds or a Unix epoch (GitHub and X send epoch seconds,
+ * some gateways epoch milliseconds): magnitudes tell them apart, and a past epoch is `null`.
+ */
+function deltaOrEpoch(n: number, nowMs: number): number | null {
+  if (n >= 1e12) return n > nowMs ? Math.ceil((n - nowMs) / 1000) : null;
+  if (n >= 1e9) return n * 1000 > nowMs ? Math.ceil(n - nowMs / 1000) : null;
+  return n;
+}
+
+const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+
+/** OpenAI's `x-ratelimit-reset-requests: 6m0s` / `20ms` / `1.5s`. */
+function parseDuration(value: string): number | undefined {
+  const plain = parseSeconds(value);
+  if (plain !== undefined) return plain;
+  let total = 0;
+  let matched = '';
+  for (const m of value.trim().matchAll(DURATION_PART)) {
+    const n = Number(m[1]);
+    total += m[2] === 'h' ? n * 3600 : m[2] === 'm' ? n * 60 : m[2] === 's' ? n : n / 1000;
+    matched += m[0];
+  }
+  return matched.length > 0 && matched.length === value.trim().length ? total : undefined;
+}
+
+/** Per-resource pairs (OpenAI, Anthropic): the reset of whichever resource ran out. */
+const PAIRS: ReadonlyArray<[remaining: string, reset: string, kind: 'duration' | 'date']> = [
+  ['x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests', 'duration'],
+  ['x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens', 'duration'],
+  ['anthropic-ratelimit-requests-remaining', 'anthropic-ratelimit-requests-reset', 'date'],
+  ['anthropic-ratelimit-tokens-remaining', 'anthropic-ratelimit-tokens-reset', 'date'],
+  ['anthropic-ratelimit-input-tokens-remaining', 'anthropic-ratelimit-input-tokens-reset', 'date'],
+  ['anthropic-ratelimit-output-tokens-remaining', 'anthropic-ratelimit-output-tokens-reset', 'date'],
+];
+
+/**
+ * Seconds until the rate-limit window resets, read from the reset headers servers send
+ * besides (or instead of) Retry-After. Only consulted for a rate-limited response.
+ */
+export function rateLimitResetSeconds(h: HeaderReader, nowMs: number): number | null {
+  const structured = h.get('ratelimit');
+  if (structured !== undefined) {
+    const t = structuredParam(structured, ['reset', 't']);
+    if (t !== undefined) return t;
+  }
+  const after = h.get('x-ratelimit-reset-after'); // Discord: delta seconds, fractional
+  if (after !== undefined) {
+    const n = parseSeconds(after);
+    if (n !== undefined) return n;
+  }
+  for (const name of ['ratelimit-reset', 'x-ratelimit-reset', 'x-rate-limit-reset']) {
+    const v = h.get(name);
+    if (v === undefined) continue;
+    const n = parseSeconds(v);
+    if (n !== undefined) return deltaOrEpoch(n, nowMs);
+    const d = parseDuration(v) ?? undefined;
+    if (d !== undefined) return d;
+    return secondsUntilDate(v, nowMs);
+  }
+  let best: number | null = null;
+  for (const [remainingName, resetName, kind] of PAIRS) {
+    const reset = h.get(resetName);
+    if (reset === undefined) continue;
+    const remaining = h.get(remainingName);
+    if (remaining !== undefined && parseSeconds(remaining) !== 0) continue;
+    const s = kind === 'duration' ? (parseDuration(reset) ?? null) : secondsUntilDate(reset, nowMs);
+    if (s !== null && (best === null || s > best)) best = s;
+  }
+  return best;
+}

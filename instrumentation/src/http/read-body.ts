@@ -1,0 +1,57 @@
+/** Bytes of a body that are decoded at most: error bodies are small, and raw keeps only a few KiB. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface BodyView {
+  /** The body as a JSON value (already parsed by the caller, or parsed here). */
+  json?: unknown;
+  /** The body as text when it is not JSON. */
+  text?: string;
+}
+
+const EMPTY: BodyView = Object.freeze({});
+
+/** Markers without which a 2xx JSON text cannot report a failure, so it is not parsed at all. */
+const FAILURE_MARKERS = ['"ok"', '"error', '"errors"', '"success"', '"status"', '"__type"', '"code"'];
+
+function mayReportFailure(text: string): boolean {
+  for (const marker of FAILURE_MARKERS) if (text.indexOf(marker) >= 0) return true;
+  return false;
+}
+
+function decode(bytes: Uint8Array): string {
+  const view = bytes.byteLength > MAX_BODY_BYTES ? bytes.subarray(0, MAX_BODY_BYTES) : bytes;
+  return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('utf8');
+}
+
+/** A stream, Blob or body-used marker cannot be read synchronously; such bodies are left alone. */
+function isUnreadable(body: object): boolean {
+  const b = body as { getReader?: unknown; pipe?: unknown; arrayBuffer?: unknown; on?: unknown };
+  return (
+    typeof b.getReader === 'function' || typeof b.pipe === 'function' || typeof b.arrayBuffer === 'function'
+  );
+}
+
+/**
+ * Turns whatever the caller holds as a body into JSON or text. A JSON string is parsed only
+ * when it can matter: on a failing status, or on a 2xx whose text holds a failure marker.
+ */
+export function readBody(body: unknown, failingStatus: boolean): BodyView {
+  let text: string;
+  if (typeof body === 'string') text = body.length > MAX_BODY_BYTES ? body.slice(0, MAX_BODY_BYTES) : body;
+  else if (body === null || typeof body !== 'object') return EMPTY;
+  else if (body instanceof Uint8Array) text = decode(body);
+  else if (body instanceof ArrayBuffer) text = decode(new Uint8Array(body));
+  else if (isUnreadable(body)) return EMPTY;
+  else return { json: body };
+  let i = 0;
+  while (i < text.length && text.charCodeAt(i) <= 32) i++;
+  const first = text.charCodeAt(i);
+  if ((first === 123 /* { */ || first === 91) /* [ */ && (failingStatus || mayReportFailure(text))) {
+    try {
+      return { json: JSON.parse(text) };
+    } catch {
+      // Not JSON after all (or cut at MAX_BODY_BYTES): keep it as text.
+    }
+  }
+  return { text };
+}

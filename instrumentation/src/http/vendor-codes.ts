@@ -1,0 +1,173 @@
+import type { ErrorClass } from '../types.js';
+
+/**
+ * Stable vendor error codes and what they mean for a caller. Keys are normalized (lower-case,
+ * no `_ - . space`, a trailing `exception` dropped) so `ThrottlingException`, `Throttling`,
+ * `RATE_LIMITED` and `rate_limited` meet in one entry. Sources: AWS Smithy's retry
+ * classification, Azure Storage/ARM error codes, google.rpc.Code and Google's legacy `reason`
+ * values, Apollo/Shopify/GitHub/Hasura GraphQL codes, Slack, Stripe, OpenAI, Anthropic, OAuth 2.0.
+ */
+
+/** Exhausted quota or billing: waiting inside a retry loop does not fix it. */
+export const QUOTA = 'quota' as const;
+
+export type VendorMeaning = ErrorClass | typeof QUOTA;
+
+// biome-ignore format: a data table reads better packed than one code per line
+const ENTRIES: Record<VendorMeaning, string[]> = {
+  rate_limit: [
+    // AWS (Smithy THROTTLING_ERROR_CODES and service-specific throttles)
+    'Throttling', 'ThrottlingException', 'ThrottledException', 'RequestThrottledException',
+    'RequestThrottled', 'TooManyRequestsException', 'ProvisionedThroughputExceededException',
+    'TransactionInProgressException', 'RequestLimitExceeded', 'BandwidthLimitExceeded',
+    'LimitExceededException', 'SlowDown', 'PriorRequestNotComplete', 'EC2ThrottledException',
+    'RequestRateExceeded',
+    // Azure
+    'TooManyRequests', 'ServerBusy', 'SubscriptionRequestsThrottled', 'TenantRequestsThrottled',
+    'RequestRateTooLarge',
+    // Google (google.rpc.Code and legacy reasons)
+    'RESOURCE_EXHAUSTED', 'rateLimitExceeded', 'userRateLimitExceeded', 'RATE_LIMIT_EXCEEDED',
+    'sharingRateLimitExceeded', 'limitExceeded',
+    // GraphQL (Apollo, Shopify, GitHub)
+    'RATE_LIMITED', 'THROTTLED',
+    // Slack, OpenAI, Anthropic, Stripe, generic
+    'ratelimited', 'rate_limit_exceeded', 'rate_limit_error', 'rate_limit', 'too_many_requests', 'slow_down',
+    'concurrency_limit_exceeded', 'message_limit_exceeded',
+  ],
+  [QUOTA]: [
+    'insufficient_quota', 'billing_hard_limit_reached', 'billing_not_active', 'billing_error',
+    'quotaExceeded', 'dailyLimitExceeded', 'dailyLimitExceededUnreg', 'storageQuotaExceeded',
+    'QuotaExceeded', 'ServiceQuotaExceededException', 'credit_balance_too_low', 'insufficient_credits',
+    'quota_exceeded', 'usage_limit_exceeded',
+  ],
+  transient: [
+    // AWS
+    'InternalServerError', 'InternalServerException', 'InternalFailure', 'InternalError',
+    'ServiceUnavailable', 'ServiceUnavailableException', 'RequestTimeout', 'RequestTimeoutException',
+    'TimeoutError', 'TransactionConflictException', 'OperationAborted', 'ConcurrentModificationException',
+    'InsufficientInstanceCapacity', 'IDPCommunicationError', 'ModelNotReadyException',
+    'ModelTimeoutException', 'ServiceFailure', 'Unavailable', 'ServerUnavailable',
+    // Azure
+    'OperationTimedOut', 'ServerTimeout', 'RetryableError', 'GatewayTimeout',
+    // google.rpc.Code / legacy reasons
+    'UNAVAILABLE', 'DEADLINE_EXCEEDED', 'ABORTED', 'INTERNAL', 'backendError', 'internalError',
+    // GraphQL
+    'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', 'DOWNSTREAM_SERVICE_ERROR', 'TIMEOUT',
+    // Anthropic, OpenAI, Stripe, Slack, OAuth 2.0
+    'overloaded_error', 'overloaded', 'api_error', 'server_error', 'internal_error', 'fatal_error',
+    'service_unavailable', 'timeout_error', 'request_timeout', 'engine_overloaded', 'lock_timeout',
+    'idempotency_key_in_use', 'processing_error', 'temporarily_unavailable', 'try_again_later',
+    'issuer_not_available', 'reenter_transaction',
+  ],
+  authentication: [
+    // AWS
+    'AccessDenied', 'AccessDeniedException', 'UnrecognizedClientException', 'InvalidClientTokenId',
+    'InvalidAccessKeyId', 'InvalidSignatureException', 'SignatureDoesNotMatch', 'ExpiredToken',
+    'ExpiredTokenException', 'TokenRefreshRequired', 'MissingAuthenticationToken', 'IncompleteSignature',
+    'AuthFailure', 'NotAuthorized', 'NotAuthorizedException', 'UnauthorizedOperation', 'Unauthorized',
+    'UnauthorizedException', 'AuthorizationError', 'RequestExpired', 'RequestTimeTooSkewed',
+    'RequestInTheFuture', 'InvalidToken', 'KMSAccessDeniedException', 'Forbidden',
+    // Azure
+    'AuthenticationFailed', 'AuthorizationFailure', 'AuthorizationPermissionMismatch',
+    'AuthorizationResourceTypeMismatch', 'AuthorizationSourceIPMismatch', 'AuthorizationProtocolMismatch',
+    'AuthorizationServiceMismatch', 'InvalidAuthenticationInfo', 'InvalidAuthenticationToken',
+    'ExpiredAuthenticationToken', 'AuthorizationFailed', 'InsufficientAccountPermissions',
+    'AccountIsDisabled', 'NoAuthenticationInformation', 'InvalidAuthenticationTokenTenant',
+    'PermissionDenied',
+    // google.rpc.Code / reasons
+    'UNAUTHENTICATED', 'PERMISSION_DENIED', 'authError', 'insufficientPermissions', 'keyInvalid',
+    'keyExpired', 'API_KEY_INVALID', 'ACCESS_TOKEN_EXPIRED', 'ACCESS_TOKEN_TYPE_UNSUPPORTED',
+    'CREDENTIALS_MISSING', 'ipRefererBlocked', 'domainPolicy',
+    // GraphQL (Apollo, Shopify, GitHub, Hasura)
+    'FORBIDDEN', 'ACCESS_DENIED', 'INSUFFICIENT_SCOPES', 'invalid-jwt', 'access-denied', 'invalid-headers',
+    // Slack
+    'invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'no_permission',
+    'missing_scope', 'not_allowed_token_type', 'ekm_access_denied', 'team_access_not_granted',
+    'org_login_required', 'two_factor_setup_required',
+    // OpenAI, Anthropic, Stripe, OAuth 2.0
+    'invalid_api_key', 'authentication_error', 'permission_error', 'access_terminated',
+    'account_deactivated', 'api_key_expired', 'secret_key_required', 'platform_api_key_expired',
+    'invalid_token', 'expired_token', 'insufficient_scope', 'invalid_grant', 'invalid_client',
+    'unauthorized_client', 'access_denied', 'unauthenticated', 'bad_credentials',
+  ],
+  validation: [
+    // AWS
+    'ValidationException', 'ValidationError', 'InvalidParameterValue', 'InvalidParameterValueException',
+    'InvalidParameterException', 'InvalidParameterCombination', 'InvalidParameter', 'MissingParameter',
+    'MissingRequiredParameter', 'SerializationException', 'InvalidRequestException', 'InvalidRequest',
+    'MalformedPolicyDocument', 'MalformedXML', 'MalformedQueryString', 'InvalidArgument', 'InvalidInput',
+    'InvalidQueryParameter', 'EntityTooLarge', 'InvalidBucketName', 'KeyTooLongError', 'InvalidRange',
+    'InvalidDigest', 'BadDigest', 'IncompleteBody',
+    // Azure
+    'InvalidHeaderValue', 'InvalidQueryParameterValue', 'InvalidUri', 'InvalidResourceName',
+    'MissingRequiredHeader', 'MissingRequiredQueryParameter', 'InvalidRequestContent',
+    'InvalidRequestFormat', 'InvalidTemplate', 'RequestBodyTooLarge', 'OutOfRangeInput',
+    'OutOfRangeQueryParameterValue', 'UnsupportedHeader', 'InvalidXmlDocument', 'InvalidJson',
+    'content_filter', 'BadRequest',
+    // google.rpc.Code / reasons
+    'INVALID_ARGUMENT', 'OUT_OF_RANGE', 'invalid', 'required', 'parseError', 'invalidQuery', 'badRequest',
+    'responseTooLarge', 'invalidParameter',
+    // GraphQL
+    'BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'PERSISTED_QUERY_NOT_FOUND',
+    'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE', 'MAX_COST_EXCEEDED',
+    'MAX_NODE_LIMIT_EXCEEDED', 'validation-failed', 'parse-failed', 'constraint-violation', 'UNPROCESSABLE',
+    // Slack, Stripe, OpenAI, Anthropic, OAuth 2.0
+    'invalid_arguments', 'invalid_arg_name', 'invalid_array_arg', 'invalid_charset', 'invalid_form_data',
+    'invalid_post_type', 'missing_post_type', 'invalid_json', 'json_not_object', 'too_many_attachments',
+    'msg_too_long', 'no_text', 'invalid_blocks', 'invalid_cursor', 'validation_error', 'validation_failed',
+    'invalid_argument', 'invalid_parameter', 'parameter_invalid_empty', 'parameter_invalid_integer',
+    'parameter_invalid_string_blank', 'parameter_invalid_string_empty', 'parameter_missing',
+    'parameter_unknown', 'parameters_exclusive', 'missing_parameter', 'missing_field',
+    'context_length_exceeded', 'string_above_max_length', 
+    'incorrect_cvc', 'incorrect_number', 'invalid_cvc', 'invalid_number', 'invalid_expiry_month',
+    'invalid_expiry_year', 'incorrect_zip', 'amount_too_small', 'amount_too_large',
+    'email_invalid', 'idempotency_error', 'request_too_large', 'invalid_scope', 'unsupported_grant_type',
+    'unsupported_response_type', 'content_policy_violation', 'unsupported_value', 'invalid_value',
+  ],
+  permanent: [
+    // AWS
+    'ResourceNotFoundException', 'NoSuchKey', 'NoSuchBucket', 'NoSuchUpload', 'NoSuchEntity', 'NotFound',
+    'NotFoundException', 'ConditionalCheckFailedException', 'ResourceInUseException',
+    'ResourceAlreadyExistsException', 'AlreadyExistsException', 'EntityAlreadyExists', 'BucketAlreadyExists',
+    'BucketAlreadyOwnedByYou', 'ConflictException', 'PreconditionFailed', 'MethodNotAllowed',
+    'UnsupportedOperation', 'UnknownOperationException', 'InvalidAction', 'OptInRequired',
+    'TransactionCanceledException', 'AWS.SimpleQueueService.NonExistentQueue', 'QueueDoesNotExist',
+    // Azure
+    'ResourceNotFound', 'ResourceGroupNotFound', 'BlobNotFound', 'ContainerNotFound', 'QueueNotFound',
+    'TableNotFound', 'ShareNotFound', 'ContainerAlreadyExists', 'BlobAlreadyExists', 'ResourceAlreadyExists',
+    'ConditionNotMet', 'LeaseIdMissing', 'LeaseAlreadyPresent', 'SubscriptionNotFound', 'DeploymentNotFound',
+    'MissingSubscriptionRegistration', 'OperationNotAllowed', 'Conflict',
+    // google.rpc.Code / reasons
+    'NOT_FOUND', 'ALREADY_EXISTS', 'FAILED_PRECONDITION', 'UNIMPLEMENTED', 'DATA_LOSS', 'CANCELLED',
+    'notFound', 'conflict', 'duplicate', 'deleted', 'accessNotConfigured', 'SERVICE_DISABLED',
+    // Slack, Stripe, OpenAI, generic
+    'not_found', 'not_found_error', 'resource_missing', 'model_not_found', 'channel_not_found',
+    'user_not_found', 'not_in_channel', 'is_archived', 'method_not_found', 'unknown_method',
+    'method_deprecated', 'deprecated_endpoint', 'already_exists', 'resource_already_exists', 'gone',
+    'unsupported_country_region_territory', 'card_error', 'card_declined', 'expired_card', 'insufficient_funds',
+    'lost_card', 'stolen_card', 'do_not_honor', 'generic_decline', 'fraudulent', 'pickup_card', 'testmode_charges_only', 'account_invalid',
+    'country_unsupported',
+  ],
+};
+
+/** Lower-case, separators removed, a trailing `exception` dropped: `ThrottlingException` → `throttling`. */
+export function normalizeCode(code: string): string {
+  let out = '';
+  for (let i = 0; i < code.length; i++) {
+    const c = code.charCodeAt(i);
+    if (c === 95 || c === 45 || c === 46 || c === 32) continue;
+    out += c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : code[i];
+  }
+  return out.length > 9 && out.endsWith('exception') ? out.slice(0, -9) : out;
+}
+
+const MEANINGS = new Map<string, VendorMeaning>();
+for (const [meaning, codes] of Object.entries(ENTRIES) as [VendorMeaning, string[]][]) {
+  for (const code of codes) MEANINGS.set(normalizeCode(code), meaning);
+}
+
+/** Meaning of a vendor code, or `undefined` when the code is not one we know. */
+export function vendorMeaning(code: string): VendorMeaning | undefined {
+  if (code.length === 0 || code.length > 80) return undefined;
+  return MEANINGS.get(normalizeCode(code));
+}

@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Only bodies that are JSON and declare a small length are inspected: streams, chunked and large
+ * responses pass untouched, so silent-failure detection never costs a big buffer or a delay.
+ */
+export function isPeekable(
+  contentType: string | undefined,
+  contentLength: string | number | undefined,
+  maxBytes: number,
+): boolean {
+  if (!contentType || !/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) return false;
+  const length = Number(contentLength);
+  return Number.isInteger(length) && length > 0 && length <= maxBytes;
+}
+
+/**
+ * Copies the chunks of a node:http response as the parser hands them to the stream. Wrapping the
+ * instance's `push` neither adds a 'data' listener nor switches the stream to flowing mode, so the
+ * application reads the body exactly as it would without the preload.
+ */
+export function peekIncomingMessage(response: IncomingMessage, maxBytes: number): () => unknown {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const push = response.push;
+  response.push = function peekingPush(this: IncomingMessage, chunk: unknown, encoding?: BufferEncoding) {
+    if (chunk !== null && size < maxBytes) {
+      try {
+        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), encoding);
+        chunks.push(buf);
+        size += buf.length;
+      } catch {
+        // A chunk we cannot copy only costs the peek, never the application's read.
+      }
+    }
+    return push.call(this, chunk, encoding);
+  } as typeof response.push;
+  return () => parseJson(Buffer.concat(chunks, size).subarray(0, maxBytes));
+}
+
+/** Parsed JSON, or undefined when the bytes are incomplete or not JSON. */
+export function parseJson(bytes: Uint8Array | string): unknown {
+  try {
+    return JSON.parse(typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,50 @@
+import type { Attributes } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { classifyError } from '../error/classify-error.js';
+import { classifyHttpResponse } from '../http/classify-http-response.js';
+import type { Envelope } from '../types.js';
+import { takeDriverError } from './driver-errors.js';
+import { dbSystemOf, httpStatusOf } from './span-source.js';
+
+const SPAN_STATUS_ERROR = 2;
+
+/**
+ * Rebuilds an envelope from what an instrumentation left on the span when no hook reached the
+ * error object: the HTTP status, `error.type`, the exception event and the status message. pg
+ * records only "PostgreSQL error … (code: 42P01)", so the SQLSTATE is recovered from there.
+ */
+export function envelopeFromSpan(
+  span: ReadableSpan,
+  ctx: { source: string | undefined; correlationId: string },
+): Envelope | null {
+  const attrs = span.attributes;
+  const status = httpStatusOf(attrs);
+  const classifyCtx = { source: ctx.source, correlationId: ctx.correlationId, system: dbSystemOf(attrs) };
+  if (status !== undefined && status >= 400) {
+    return classifyHttpResponse({ status }, classifyCtx);
+  }
+  if (span.status.code !== SPAN_STATUS_ERROR) return null;
+  const system = classifyCtx.system;
+  const driverError = system === 'mysql' || system === 'mariadb' ? takeDriverError() : undefined;
+  if (driverError !== undefined) return classifyError(driverError, classifyCtx);
+  return classifyError(errorLikeFrom(span, attrs), classifyCtx);
+}
+
+function errorLikeFrom(span: ReadableSpan, attrs: Attributes): Record<string, unknown> {
+  const exception = span.events.find((e) => e.name === 'exception')?.attributes ?? {};
+  const message = String(exception['exception.message'] ?? span.status.message ?? 'operation failed');
+  const errorType = attrs['error.type'];
+  const code =
+    (typeof errorType === 'string' && errorType !== '_OTHER' ? errorType : undefined) ??
+    /\(code: ([0-9A-Z]{5})\)/.exec(message)?.[1];
+  const err: Record<string, unknown> = { name: String(exception['exception.type'] ?? 'Error'), message };
+  if (code !== undefined) err.code = String(code);
+  const grpcStatus = attrs['rpc.grpc.status_code'];
+  if (grpcStatus !== undefined) {
+    // grpc-js errors carry the numeric status as `code` and the server text as `details`.
+    err.code = Number(grpcStatus);
+    err.details = message;
+    err.metadata = {};
+  }
+  return err;
+}

@@ -1,0 +1,31 @@
+import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { AwsInstrumentation } from '@opentelemetry/instrumentation-aws-sdk';
+import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { TediousInstrumentation } from '@opentelemetry/instrumentation-tedious';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { awsHooks } from './aws-hook.js';
+import { httpHooks } from './http-hooks.js';
+import type { PreloadState } from './preload-state.js';
+import { undiciHooks } from './undici-hooks.js';
+
+/** One instrumentation per client the issue lists, each wired to the hooks that reach the error. */
+export function createInstrumentations(state: PreloadState): Instrumentation[] {
+  const factories: Record<string, () => Instrumentation> = {
+    http: () => new HttpInstrumentation(httpHooks(state)),
+    undici: () => new UndiciInstrumentation(undiciHooks(state)),
+    pg: () => new PgInstrumentation(),
+    mysql2: () => new MySQL2Instrumentation(),
+    tedious: () => new TediousInstrumentation(),
+    ioredis: () => new IORedisInstrumentation(),
+    'aws-sdk': () => new AwsInstrumentation(awsHooks()),
+    grpc: () => new GrpcInstrumentation(),
+  };
+  return [...state.config.instrumentations].flatMap((name) => {
+    const factory = factories[name];
+    return factory ? [factory()] : [];
+  });
+}

@@ -1,0 +1,44 @@
+/** Options for the programmatic `start()`; every field falls back to its environment variable. */
+export interface StartOptions {
+  /** `service.name`; default OTEL_SERVICE_NAME, else the resource detectors' value. */
+  serviceName?: string;
+  /** Base OTLP/HTTP endpoint (`/v1/traces` is appended); default OTEL_EXPORTER_OTLP_ENDPOINT or http://localhost:4318. */
+  endpoint?: string;
+  /** Full traces URL, used as is; default OTEL_EXPORTER_OTLP_TRACES_ENDPOINT. */
+  tracesEndpoint?: string;
+  /** Extra export headers; default OTEL_EXPORTER_OTLP_HEADERS. */
+  headers?: Record<string, string>;
+  /** `http/protobuf` (default) or `http/json`. */
+  protocol?: ExportProtocol;
+  /** Inspect small JSON response bodies for error markers; default on (FAULTLINE_BODY_PEEK). */
+  bodyPeek?: boolean;
+  /** Largest declared Content-Length that is peeked; default 16384 (FAULTLINE_BODY_PEEK_MAX_BYTES). */
+  bodyPeekMaxBytes?: number;
+  /** Answer a misrouted retry at once with the earlier envelope; default off (FAULTLINE_ENFORCE_MISROUTED). */
+  enforceMisrouted?: boolean;
+  /** Instrumentation short names to enable (`http`, `undici`, `pg`, …); default all. */
+  enabledInstrumentations?: string[];
+  /** Instrumentation short names to disable. */
+  disabledInstrumentations?: string[];
+  /** Spans waiting for export; beyond this they are dropped and counted. Default 2048. */
+  maxQueueSize?: number;
+  /** Log hook failures and warnings through `diag` at debug level; default FAULTLINE_DEBUG. */
+  debug?: boolean;
+}
+
+export type ExportProtocol = 'http/protobuf' | 'http/json';
+
+/** Every option resolved: what start() actually runs with. */
+export interface PreloadConfig {
+  disabled: boolean;
+  serviceName: string | undefined;
+  tracesUrl: string;
+  headers: Record<string, string>;
+  protocol: ExportProtocol;
+  bodyPeek: boolean;
+  bodyPeekMaxBytes: number;
+  enforceMisrouted: boolean;
+  instrumentations: ReadonlySet<string>;
+  maxQueueSize: number;
+  debug: boolean;
+}

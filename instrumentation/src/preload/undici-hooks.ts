@@ -1,0 +1,81 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
+import type { Span } from '@opentelemetry/api';
+import type { UndiciInstrumentationConfig, UndiciRequest } from '@opentelemetry/instrumentation-undici';
+import { ATTR_CORRELATION_ID } from '../attributes.js';
+import { classifyError } from '../error/classify-error.js';
+import { isPeekable } from './body-peek.js';
+import { adoptFetchSlot, deferEndForBody, fetchSlotOf } from './fetch-peek.js';
+import type { PreloadState } from './preload-state.js';
+import { safely } from './safe.js';
+import { attributesOf, setEnvelope } from './span-envelope.js';
+
+const spans = new WeakMap<object, Span>();
+
+/**
+ * fetch/undici hooks. The error object only travels on the `undici:request:error` diagnostics
+ * channel; subscribing before the instrumentation does means this runs while its span is open.
+ * Call before registering the undici instrumentation.
+ */
+export function subscribeUndiciErrors(): () => void {
+  const onError = (message: unknown): void => {
+    safely('undici error', () => {
+      const { request, error } = message as { request: object; error: { name?: string } };
+      const span = spans.get(request);
+      if (!span || error?.name === 'AbortError') return;
+      const correlationId = String(attributesOf(span)[ATTR_CORRELATION_ID] ?? '');
+      setEnvelope(span, classifyError(error, { source: 'http', correlationId }));
+    });
+  };
+  diagnosticsChannel.subscribe('undici:request:error', onError);
+  return () => diagnosticsChannel.unsubscribe('undici:request:error', onError);
+}
+
+export function undiciHooks(
+  state: PreloadState,
+): Pick<UndiciInstrumentationConfig, 'requestHook' | 'responseHook'> {
+  return {
+    requestHook(span, request) {
+      safely('undici requestHook', () => {
+        spans.set(request, span);
+        adoptFetchSlot(request);
+      });
+    },
+    responseHook(span, { request, response }) {
+      safely('undici responseHook', () => {
+        const headers = headersFrom(response.headers);
+        const slot = fetchSlotOf(request);
+        const peek =
+          slot !== undefined &&
+          !slot.wantsBody &&
+          state.config.bodyPeek &&
+          isPeekable(
+            str(headers['content-type']),
+            str(headers['content-length']),
+            state.config.bodyPeekMaxBytes,
+          );
+        state.responses.set(span, {
+          status: response.statusCode,
+          headers,
+          body: peek && slot ? deferEndForBody(span, slot) : undefined,
+        });
+      });
+    },
+  };
+}
+
+/** undici hands raw `[name, value, …]` buffers; the classifier wants a plain lower-cased record. */
+function headersFrom(raw: readonly (Buffer | string)[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = String(raw[i]).toLowerCase();
+    const value = String(raw[i + 1]);
+    out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
+  }
+  return out;
+}
+
+function str(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export type { UndiciRequest };

@@ -1,0 +1,125 @@
+/**
+ * Text redaction for envelope messages and raw strings. Secrets reach error text through URLs,
+ * connection strings, echoed headers and vendor messages; an envelope travels to span storage
+ * and model prompts, so anything shaped like a credential is replaced before it leaves here.
+ */
+
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Cheap gate: one pass over the text that fails fast for ordinary messages, so the specific
+ * patterns below only run on text that could hold a secret.
+ */
+const MAY_HOLD_SECRET =
+  /:\/\/|[=:]|bearer|basic|token|digest|negotiate|sk[-_]|rk_|gh[opusr]_|github_pat_|xox|xapp-|eyJ|AKIA|ASIA|AIza|glpat-|npm_|SG\.|whsec_/i;
+
+/** `Authorization` schemes followed by their credential. */
+const AUTH_SCHEME = /\b(Bearer|Basic|Token|Digest|Negotiate|NTLM)(\s+)([A-Za-z0-9\-._~+/]+=*)/gi;
+
+/** `scheme://user:password@host`: keeps scheme, user and host. Greedy so passwords may hold `@`. */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/]*):([^\s/]*)@/gi;
+
+/**
+ * `name=value`, `name: value`, `"name":"value"` where the name says it is a secret: query strings
+ * (`access_token=`, `X-Amz-Signature=`, `sig=`), libpq/ADO.NET connection strings, JSON echoes.
+ */
+const SECRET_ASSIGNMENT =
+  /\b([A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|signature|credential|authorization|auth[_-]?key|private[_-]?key|sig|key))(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s&;,"'}\])<>]+)/gi;
+
+/** Well-known key formats whose shape alone identifies them. */
+const KNOWN_KEYS = new RegExp(
+  [
+    '\\b[sr]k_(?:live|test)_[A-Za-z0-9]{8,}', // Stripe secret / restricted keys
+    '\\bwhsec_[A-Za-z0-9]{8,}', // Stripe webhook secrets
+    '\\bsk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}', // OpenAI, Anthropic
+    '\\bgh[opusr]_[A-Za-z0-9]{20,}', // GitHub tokens
+    '\\bgithub_pat_[A-Za-z0-9_]{20,}',
+    '\\bxox[abposre]-[A-Za-z0-9-]{8,}', // Slack tokens
+    '\\bxapp-[A-Za-z0-9-]{8,}',
+    '\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b', // AWS access key ids
+    '\\bAIza[0-9A-Za-z_-]{30,}', // Google API keys
+    '\\bglpat-[A-Za-z0-9_-]{16,}', // GitLab
+    '\\bnpm_[A-Za-z0-9]{30,}',
+    '\\bSG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}', // SendGrid
+    '\\beyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*', // JWTs (signature may be empty)
+  ].join('|'),
+  'g',
+);
+
+/** Base64 credentials carry a digit, an upper-case letter after the first or `+/=`; prose words do not. */
+function looksLikeCredential(token: string): boolean {
+  if (token.length < 8) return false;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || c === 43 || c === 47 || c === 61 || (i > 0 && c >= 65 && c <= 90))
+      return true;
+  }
+  return false;
+}
+
+/** Replaces credentials in free text with `[REDACTED]`; text without any passes through unchanged. */
+export function redactText(text: string): string {
+  if (typeof text !== 'string' || text.length === 0) return typeof text === 'string' ? text : '';
+  if (!MAY_HOLD_SECRET.test(text)) return text;
+  let out = text.replace(KNOWN_KEYS, REDACTED);
+  out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
+  out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, token: string) =>
+    token === REDACTED || !looksLikeCredential(token) ? m : `${scheme}${space}${REDACTED}`,
+  );
+  out = out.replace(SECRET_ASSIGNMENT, (m, name: string, sep: string, value: string) => {
+    if (value === REDACTED || value.startsWith('[REDACTED')) return m;
+    const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+    return `${name}${sep}${quote}${REDACTED}${quote}`;
+  });
+  return out;
+}
+
+/** Normalized (lower-case, no `-`/`_`) names of object keys and headers whose values are secrets. */
+const SECRET_KEYS = new Set([
+  'authorization',
+  'proxyauthorization',
+  'cookie',
+  'setcookie',
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'secret',
+  'apikey',
+  'xapikey',
+  'apisecret',
+  'clientsecret',
+  'privatekey',
+  'secretkey',
+  'secretaccesskey',
+  'accesskey',
+  'accesskeyid',
+  'credentials',
+  'credential',
+  'signature',
+  'xamzsignature',
+  'xamzcredential',
+  'sessionid',
+  'xgoogapikey',
+  'ocpapimsubscriptionkey',
+  'connectionstring',
+]);
+
+/** True when a key or header name names a secret (`Authorization`, `set-cookie`, `x-api-key`, `*_token`, `*password*`). */
+export function isSecretKey(key: string): boolean {
+  let norm = '';
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 45 || c === 95) continue;
+    norm += c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : key[i];
+  }
+  if (SECRET_KEYS.has(norm)) return true;
+  return (
+    norm.endsWith('token') ||
+    norm.includes('password') ||
+    norm.includes('secret') ||
+    norm.includes('apikey') ||
+    norm.includes('cookie') ||
+    norm.includes('authorization')
+  );
+}

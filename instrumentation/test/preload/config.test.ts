@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/preload/config.js';
+
+describe('readConfig', () => {
+  it('defaults to OTLP/HTTP protobuf on localhost:4318 with every instrumentation', () => {
+    const { config, warnings } = readConfig({}, {});
+    expect(warnings).toEqual([]);
+    expect(config).toMatchObject({
+      disabled: false,
+      tracesUrl: 'http://localhost:4318/v1/traces',
+      protocol: 'http/protobuf',
+      bodyPeek: true,
+      bodyPeekMaxBytes: 16_384,
+      enforceMisrouted: false,
+    });
+    expect([...config.instrumentations]).toEqual([
+      'http',
+      'undici',
+      'pg',
+      'mysql2',
+      'tedious',
+      'ioredis',
+      'aws-sdk',
+      'grpc',
+    ]);
+  });
+
+  it('reads the standard OTEL_* variables', () => {
+    const { config, warnings } = readConfig(
+      {},
+      {
+        OTEL_SERVICE_NAME: 'checkout',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.internal:4318/',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-team=payments,x-note=a%20b',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,pg,undici',
+        OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'undici',
+        OTEL_SDK_DISABLED: 'true',
+      },
+    );
+    expect(warnings).toEqual([]);
+    expect(config).toMatchObject({
+      disabled: true,
+      serviceName: 'checkout',
+      tracesUrl: 'https://collector.internal:4318/v1/traces',
+      headers: { 'x-team': 'payments', 'x-note': 'a b' },
+      protocol: 'http/json',
+    });
+    expect([...config.instrumentations]).toEqual(['http', 'pg']);
+  });
+
+  it('prefers the signal-specific traces endpoint as given', () => {
+    const { config } = readConfig(
+      {},
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/custom',
+      },
+    );
+    expect(config.tracesUrl).toBe('http://b:9999/custom');
+  });
+
+  it('reads the FAULTLINE_* switches, options winning over the environment', () => {
+    const env = { FAULTLINE_BODY_PEEK: 'off', FAULTLINE_BODY_PEEK_MAX_BYTES: '2048', FAULTLINE_ENFORCE_MISROUTED: 'on' };
+    expect(readConfig({}, env).config).toMatchObject({
+      bodyPeek: false,
+      bodyPeekMaxBytes: 2048,
+      enforceMisrouted: true,
+    });
+    expect(readConfig({ enforceMisrouted: false, bodyPeek: true }, env).config).toMatchObject({
+      bodyPeek: true,
+      enforceMisrouted: false,
+    });
+  });
+
+  it('turns each bad value into one warning naming the variable and the fix, then the default', () => {
+    const { config, warnings } = readConfig(
+      {},
+      {
+        FAULTLINE_BODY_PEEK: 'maybe',
+        FAULTLINE_BODY_PEEK_MAX_BYTES: '-5',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+        OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,kafka',
+        OTEL_TRACES_SAMPLER: 'sometimes',
+      },
+    );
+    expect(config).toMatchObject({
+      bodyPeek: true,
+      bodyPeekMaxBytes: 16_384,
+      tracesUrl: 'http://localhost:4318/v1/traces',
+      protocol: 'http/protobuf',
+    });
+    expect([...config.instrumentations]).toEqual(['http']);
+    expect(warnings).toHaveLength(6);
+    expect(warnings).toContain('FAULTLINE_BODY_PEEK="maybe" is not valid: use on or off (using on)');
+    expect(warnings).toContain(
+      'FAULTLINE_BODY_PEEK_MAX_BYTES="-5" is not valid: use a positive whole number (using 16384)',
+    );
+    expect(warnings.find((w) => w.startsWith('OTEL_EXPORTER_OTLP_ENDPOINT='))).toContain('http(s)://');
+    expect(warnings.find((w) => w.startsWith('OTEL_EXPORTER_OTLP_PROTOCOL='))).toContain('http/protobuf');
+    expect(warnings.find((w) => w.startsWith('OTEL_NODE_ENABLED_INSTRUMENTATIONS='))).toContain('"kafka"');
+    expect(warnings.find((w) => w.startsWith('OTEL_TRACES_SAMPLER='))).toContain('parentbased_always_on');
+  });
+
+  it('never echoes header values, which may be secrets', () => {
+    const { warnings } = readConfig({}, { OTEL_EXPORTER_OTLP_HEADERS: 'authorization' });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('OTEL_EXPORTER_OTLP_HEADERS');
+    expect(warnings[0]).not.toContain('authorization');
+  });
+});

@@ -1,0 +1,184 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import protobuf from 'protobufjs';
+
+/** One exported span, flattened from either OTLP encoding so tests assert on plain values. */
+export interface ReceivedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  name: string;
+  /** OTLP enum: 1 internal, 2 server, 3 client. */
+  kind: number;
+  /** OTLP enum: 0 unset, 1 ok, 2 error. */
+  statusCode: number;
+  attributes: Record<string, unknown>;
+}
+
+/** The subset of opentelemetry/proto/collector/trace/v1 this receiver decodes. */
+const root = protobuf.Root.fromJSON({
+  nested: {
+    AnyValue: {
+      oneofs: { value: { oneof: ['s', 'b', 'i', 'd', 'a'] } },
+      fields: {
+        s: { type: 'string', id: 1 },
+        b: { type: 'bool', id: 2 },
+        i: { type: 'int64', id: 3 },
+        d: { type: 'double', id: 4 },
+        a: { type: 'ArrayValue', id: 5 },
+      },
+    },
+    ArrayValue: { fields: { values: { rule: 'repeated', type: 'AnyValue', id: 1 } } },
+    KeyValue: { fields: { key: { type: 'string', id: 1 }, value: { type: 'AnyValue', id: 2 } } },
+    Resource: { fields: { attributes: { rule: 'repeated', type: 'KeyValue', id: 1 } } },
+    Status: { fields: { message: { type: 'string', id: 2 }, code: { type: 'int32', id: 3 } } },
+    Span: {
+      fields: {
+        traceId: { type: 'bytes', id: 1 },
+        spanId: { type: 'bytes', id: 2 },
+        parentSpanId: { type: 'bytes', id: 4 },
+        name: { type: 'string', id: 5 },
+        kind: { type: 'int32', id: 6 },
+        attributes: { rule: 'repeated', type: 'KeyValue', id: 9 },
+        status: { type: 'Status', id: 15 },
+      },
+    },
+    ScopeSpans: { fields: { spans: { rule: 'repeated', type: 'Span', id: 2 } } },
+    ResourceSpans: {
+      fields: {
+        resource: { type: 'Resource', id: 1 },
+        scopeSpans: { rule: 'repeated', type: 'ScopeSpans', id: 2 },
+      },
+    },
+    ExportTraceServiceRequest: {
+      fields: { resourceSpans: { rule: 'repeated', type: 'ResourceSpans', id: 1 } },
+    },
+  },
+});
+const ExportRequest = root.lookupType('ExportTraceServiceRequest');
+
+interface WireValue {
+  s?: string;
+  b?: boolean;
+  i?: number | string;
+  d?: number;
+  a?: { values?: WireValue[] };
+  stringValue?: string;
+  boolValue?: boolean;
+  intValue?: number | string;
+  doubleValue?: number;
+  arrayValue?: { values?: WireValue[] };
+}
+interface WireKeyValue {
+  key: string;
+  value?: WireValue;
+}
+interface WireSpan {
+  traceId?: string;
+  spanId?: string;
+  parentSpanId?: string;
+  name?: string;
+  kind?: number;
+  attributes?: WireKeyValue[];
+  status?: { code?: number };
+}
+interface WireRequest {
+  resourceSpans?: { resource?: { attributes?: WireKeyValue[] }; scopeSpans?: { spans?: WireSpan[] }[] }[];
+}
+
+function valueOf(v: WireValue | undefined): unknown {
+  if (!v) return undefined;
+  const s = v.s ?? v.stringValue;
+  if (s !== undefined) return s;
+  const b = v.b ?? v.boolValue;
+  if (b !== undefined) return b;
+  const i = v.i ?? v.intValue;
+  if (i !== undefined) return Number(i);
+  const d = v.d ?? v.doubleValue;
+  if (d !== undefined) return d;
+  const a = v.a ?? v.arrayValue;
+  return a ? (a.values ?? []).map(valueOf) : undefined;
+}
+
+function flatten(request: WireRequest): ReceivedSpan[] {
+  const out: ReceivedSpan[] = [];
+  for (const rs of request.resourceSpans ?? []) {
+    const resource = Object.fromEntries((rs.resource?.attributes ?? []).map((kv) => [kv.key, valueOf(kv.value)]));
+    for (const ss of rs.scopeSpans ?? []) {
+      for (const span of ss.spans ?? []) {
+        out.push({
+          service: String(resource['service.name'] ?? ''),
+          traceId: span.traceId ?? '',
+          spanId: span.spanId ?? '',
+          parentSpanId: span.parentSpanId ?? '',
+          name: span.name ?? '',
+          kind: span.kind ?? 0,
+          statusCode: span.status?.code ?? 0,
+          attributes: Object.fromEntries((span.attributes ?? []).map((kv) => [kv.key, valueOf(kv.value)])),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** An in-process OTLP/HTTP trace receiver on 127.0.0.1:0 that accepts protobuf and JSON. */
+export interface OtlpReceiver {
+  url: string;
+  spans: ReceivedSpan[];
+  /** Content types of the export requests received, to prove which encoding was used. */
+  contentTypes: string[];
+  close(): Promise<void>;
+}
+
+export async function startOtlpReceiver(): Promise<OtlpReceiver> {
+  const spans: ReceivedSpan[] = [];
+  const contentTypes: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const type = String(req.headers['content-type'] ?? '');
+      contentTypes.push(type);
+      try {
+        if (type.includes('json')) {
+          spans.push(...flatten(JSON.parse(body.toString('utf8')) as WireRequest));
+        } else {
+          const decoded = ExportRequest.toObject(ExportRequest.decode(body), {
+            bytes: String,
+            longs: Number,
+          }) as WireRequest;
+          spans.push(...flatten(hexIds(decoded)));
+        }
+        res.writeHead(200, { 'content-type': type || 'application/x-protobuf' }).end();
+      } catch (err) {
+        res.writeHead(400).end(String(err));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    spans,
+    contentTypes,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** protobufjs renders bytes as base64; OTLP JSON and ClickHouse use hex ids. */
+function hexIds(request: WireRequest): WireRequest {
+  for (const rs of request.resourceSpans ?? []) {
+    for (const ss of rs.scopeSpans ?? []) {
+      for (const span of ss.spans ?? []) {
+        for (const key of ['traceId', 'spanId', 'parentSpanId'] as const) {
+          const v = span[key];
+          if (v) span[key] = Buffer.from(v, 'base64').toString('hex');
+        }
+      }
+    }
+  }
+  return request;
+}

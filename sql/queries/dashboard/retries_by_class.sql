@@ -1,0 +1,32 @@
+-- name: retries_by_class
+-- description: Retries grouped by the class of the failure that triggered them: how many, how many succeeded, the highest attempt, and the time spent waiting between the failed call's end and the retry's start. The previous attempt is the preceding span with the same trace, service and span name.
+SELECT
+  if(prev_class = '', 'after success', prev_class) AS after_class,
+  count() AS retries,
+  countIf(class = '') AS succeeded,
+  max(attempt) AS max_attempt,
+  sumIf(greatest(toInt64(start_ns) - prev_end_ns, 0), prev_end_ns > 0) AS wait_ns,
+  sum(Duration) AS retry_duration_ns
+FROM (
+  SELECT
+    toUInt16OrZero(SpanAttributes['faultline.attempt']) AS attempt,
+    SpanAttributes['faultline.class'] AS class,
+    Duration,
+    lagInFrame(SpanAttributes['faultline.class']) OVER w AS prev_class,
+    toUnixTimestamp64Nano(Timestamp) AS start_ns,
+    lagInFrame(toInt64(toUnixTimestamp64Nano(Timestamp)) + toInt64(Duration)) OVER w AS prev_end_ns
+  FROM otel_traces
+  WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+    AND SpanKind != 'Server'
+    AND ({service:String} = '' OR ServiceName = {service:String})
+    AND ({source:String} = '' OR SpanAttributes['faultline.source'] = {source:String})
+    AND TraceId IN (
+      SELECT TraceId FROM otel_traces
+      WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+        AND toUInt16OrZero(SpanAttributes['faultline.attempt']) > 1
+    )
+  WINDOW w AS (PARTITION BY TraceId, ServiceName, SpanName ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+)
+WHERE attempt > 1
+GROUP BY after_class
+ORDER BY retries DESC, after_class

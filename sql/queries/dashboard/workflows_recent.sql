@@ -1,0 +1,19 @@
+-- name: workflows_recent
+-- description: The newest workflows in a time range with their steps and outcome; failed_only = true keeps the failed ones.
+SELECT
+  correlation_id,
+  toUnixTimestamp(started) AS started,
+  duration_ns,
+  services,
+  steps,
+  failed_steps,
+  retries,
+  misrouted,
+  failed,
+  first_failure_class,
+  first_failure_source,
+  first_failure_code
+FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
+WHERE steps > 0 AND (NOT {failed_only:Bool} OR failed)
+ORDER BY started DESC
+LIMIT {limit:UInt32}

@@ -1,0 +1,49 @@
+-- Minute rollup with the denominators a reliability budget needs: every CLIENT and SERVER span and
+-- every span the preload tagged with faultline.source, successes included. SummingMergeTree merges
+-- rows lazily, so reads must use sum() … GROUP BY.
+CREATE TABLE IF NOT EXISTS calls_1m (
+    minute DateTime CODEC(Delta(4), ZSTD(1)),
+    ServiceName LowCardinality(String),
+    SpanKind LowCardinality(String),
+    source LowCardinality(String),
+    class LowCardinality(String),
+    code LowCardinality(String),
+    calls UInt64,
+    failures UInt64,
+    retryable_failures UInt64,
+    retries UInt64,
+    misrouted UInt64,
+    duration_ns_sum UInt64
+) ENGINE = SummingMergeTree((calls, failures, retryable_failures, retries, misrouted, duration_ns_sum))
+PARTITION BY toYYYYMM(minute)
+ORDER BY (ServiceName, source, class, code, SpanKind, minute)
+SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
+
+ALTER TABLE calls_1m MODIFY SETTING non_replicated_deduplication_window = 1000;
+
+-- source: the preload's faultline.source, else derived from semantic-convention attributes so spans
+-- from other instrumentations still count. failures: a classified envelope, or an Error status on a
+-- span nobody classified (class '' then marks it as unclassified).
+CREATE MATERIALIZED VIEW IF NOT EXISTS calls_1m_mv TO calls_1m AS
+SELECT
+    toStartOfMinute(Timestamp) AS minute,
+    ServiceName,
+    SpanKind,
+    multiIf(
+        SpanAttributes['faultline.source'] != '', SpanAttributes['faultline.source'],
+        mapContains(SpanAttributes, 'db.system.name') OR mapContains(SpanAttributes, 'db.system'), 'db',
+        SpanAttributes['rpc.system'] = 'aws-api', 'sdk',
+        mapContains(SpanAttributes, 'rpc.system'), 'rpc',
+        arrayExists(k -> startsWith(k, 'http.'), mapKeys(SpanAttributes)), 'http',
+        ''
+    ) AS source,
+    SpanAttributes['faultline.class'] AS class,
+    SpanAttributes['faultline.code'] AS code,
+    toUInt64(1) AS calls,
+    toUInt64(class != '' OR StatusCode = 'Error') AS failures,
+    toUInt64(class != '' AND SpanAttributes['faultline.retryable'] = 'true') AS retryable_failures,
+    toUInt64(toUInt16OrZero(SpanAttributes['faultline.attempt']) > 1) AS retries,
+    toUInt64(SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
+    Duration AS duration_ns_sum
+FROM otel_traces
+WHERE SpanAttributes['faultline.source'] != '' OR SpanKind IN ('Client', 'Server');
