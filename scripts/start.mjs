@@ -21,7 +21,8 @@ function fail(message) {
 function port(name, value, fallback) {
   const raw = value ?? fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`${name}=${raw} is not a port: give an integer 0–65535 (0 = any free port).`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    fail(`${name}=${raw} is not a port: give an integer 0–65535 (0 = any free port).`);
   return n;
 }
 
@@ -68,7 +69,9 @@ const address = server.address();
 const shownHost = host.includes(':') ? `[${host}]` : host;
 console.log(`faultline: otlp ${otlpUrl}/v1/traces`);
 console.log(`faultline: dashboard http://${shownHost}:${address.port}`);
-console.log(`faultline: store ${store.mode}${store.mode === 'embedded' ? ` (${env.FAULTLINE_DATA_DIR ?? './.faultline/data'})` : ''}`);
+console.log(
+  `faultline: store ${store.mode}${store.mode === 'embedded' ? ` (${env.FAULTLINE_DATA_DIR ?? './.faultline/data'})` : ''}`,
+);
 
 let closing = false;
 async function shutdown(signal) {

@@ -38,6 +38,8 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'faultline-ingest-bench-'));
   const child = fork(new URL(import.meta.url).pathname, ['--collector', dir, values.batch, values.queue], {
     stdio: 'inherit',
+    // e.g. INGEST_BENCH_CHILD_ARGS=--cpu-prof to profile the collector side.
+    execArgv: process.env.INGEST_BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [],
   });
   const ask = rpc(child);
   try {
@@ -53,24 +55,51 @@ async function main() {
     const sustained = await closedLoop(url, agent, bodies, concurrency, seconds);
     const afterLoad = await ask({ cmd: 'stats' });
     const rate = sustained.ackedSpans / sustained.seconds;
-    line('sustained ingest', `${fmt(rate)} spans/s acknowledged (${sustained.ackedSpans} spans in ${sustained.seconds.toFixed(1)} s, ${concurrency} concurrent requests)`);
-    line('request latency', `p50 ${ms(pct(sustained.latencies, 50))}  p99 ${ms(pct(sustained.latencies, 99))}  max ${ms(Math.max(...sustained.latencies))}`);
+    line(
+      'sustained ingest',
+      `${fmt(rate)} spans/s acknowledged (${sustained.ackedSpans} spans in ${sustained.seconds.toFixed(1)} s, ${concurrency} concurrent requests)`,
+    );
+    line(
+      'request latency',
+      `p50 ${ms(pct(sustained.latencies, 50))}  p99 ${ms(pct(sustained.latencies, 99))}  max ${ms(Math.max(...sustained.latencies))}`,
+    );
     line('responses', JSON.stringify(sustained.statuses));
     line('collector peak RSS (load)', mb(afterLoad.peakRss));
-    line('writer', `spooled ${afterLoad.writer.spooled}, insert errors ${afterLoad.writer.insertErrors}, queue now ${afterLoad.writer.queueDepth}`);
+    line(
+      'writer',
+      `spooled ${afterLoad.writer.spooled}, insert errors ${afterLoad.writer.insertErrors}, queue now ${afterLoad.writer.queueDepth}`,
+    );
 
     const overload = await openLoop(url, agent, bodies, rate * 2, 10, ask);
-    line('2x overload offered', `${fmt(overload.offeredSpans / overload.seconds)} spans/s for ${overload.seconds.toFixed(1)} s`);
-    line('2x overload result', `acked ${fmt(overload.ackedSpans / overload.seconds)} spans/s, responses ${JSON.stringify(overload.statuses)}`);
+    line(
+      '2x overload offered',
+      `${fmt(overload.offeredSpans / overload.seconds)} spans/s for ${overload.seconds.toFixed(1)} s`,
+    );
+    line(
+      '2x overload result',
+      `acked ${fmt(overload.ackedSpans / overload.seconds)} spans/s, responses ${JSON.stringify(overload.statuses)}`,
+    );
     const rss = overload.mem.map((m) => m.rss);
     const heap = overload.mem.map((m) => m.heapUsed);
-    line('2x overload RSS', `start ${mb(rss[0])}, max ${mb(Math.max(...rss))}, end ${mb(rss.at(-1))} (every 500 ms: ${rss.map((r) => Math.round(r / 1048576)).join(' ')} MiB)`);
-    line('2x overload JS heap used', `start ${mb(heap[0])}, max ${mb(Math.max(...heap))}, end ${mb(heap.at(-1))}`);
+    line(
+      '2x overload RSS',
+      `start ${mb(rss[0])}, max ${mb(Math.max(...rss))}, end ${mb(rss.at(-1))} (every 500 ms: ${rss.map((r) => Math.round(r / 1048576)).join(' ')} MiB)`,
+    );
+    line(
+      '2x overload JS heap used',
+      `start ${mb(heap[0])}, max ${mb(Math.max(...heap))}, end ${mb(heap.at(-1))}`,
+    );
 
     const drained = await ask({ cmd: 'drainAndCount' });
-    line('rows check', `otel_traces holds ${drained.rows} rows = ${ceiling.rows} ceiling rows + ${drained.rows - ceiling.rows} ingested; the collector acknowledged ${drained.accepted} spans`);
+    line(
+      'rows check',
+      `otel_traces holds ${drained.rows} rows = ${ceiling.rows} ceiling rows + ${drained.rows - ceiling.rows} ingested; the collector acknowledged ${drained.accepted} spans`,
+    );
 
-    line('ceiling JSONEachRow', `${fmt(ceiling.jsonRowsPerSec)} rows/s (one INSERT of ${ceiling.rows} rows, ${mb(ceiling.jsonBytes)}, ${ceiling.jsonSeconds.toFixed(2)} s)`);
+    line(
+      'ceiling JSONEachRow',
+      `${fmt(ceiling.jsonRowsPerSec)} rows/s (one INSERT of ${ceiling.rows} rows, ${mb(ceiling.jsonBytes)}, ${ceiling.jsonSeconds.toFixed(2)} s)`,
+    );
     line('ceiling binary', ceiling.binary);
     line('ratio sustained/ceiling', `${(rate / ceiling.jsonRowsPerSec).toFixed(2)}x (JSONEachRow ceiling)`);
     agent.destroy();
@@ -102,16 +131,27 @@ function printDecodeSpeed(decodeTraces, body) {
     n++;
   }
   const perSec = (n * SPANS_PER_REQUEST) / ((performance.now() - started) / 1000);
-  line('decode only (protobuf)', `${fmt(perSec)} spans/s (${(body.length / 1024).toFixed(0)} KiB per 512-span request)`);
+  line(
+    'decode only (protobuf)',
+    `${fmt(perSec)} spans/s (${(body.length / 1024).toFixed(0)} KiB per 512-span request)`,
+  );
 }
 
 function post(url, agent, body) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/x-protobuf', 'content-length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/x-protobuf', 'content-length': body.length },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
+      },
+    );
     req.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
     req.end(body);
   });
@@ -190,7 +230,9 @@ function rpc(child) {
 /** 16 distinct 512-span requests shaped like Faultline traffic: client calls, 10% failures. */
 async function makeBodies() {
   const { ProtobufTraceSerializer } = await import('@opentelemetry/otlp-transformer');
-  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+  const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import(
+    '@opentelemetry/sdk-trace-base'
+  );
   const { resourceFromAttributes } = await import('@opentelemetry/resources');
   const bodies = [];
   for (let b = 0; b < BODIES; b++) {
@@ -229,7 +271,10 @@ async function makeBodies() {
           'faultline.retry_after': 12,
           'faultline.raw': '{"status":429,"headers":{"retry-after":"12"}}',
         });
-        span.addEvent('exception', { 'exception.type': 'RateLimitError', 'exception.message': 'Too many requests' });
+        span.addEvent('exception', {
+          'exception.type': 'RateLimitError',
+          'exception.message': 'Too many requests',
+        });
         span.setStatus({ code: 2, message: 'rate limited' });
       }
       span.end();
@@ -253,7 +298,10 @@ async function runCollectorChild(dir, batch, queue) {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 100);
   const count = async () => {
-    const rs = await store.client.query({ query: 'SELECT count() AS n FROM otel_traces', format: 'JSONEachRow' });
+    const rs = await store.client.query({
+      query: 'SELECT count() AS n FROM otel_traces',
+      format: 'JSONEachRow',
+    });
     return Number((await rs.json())[0].n);
   };
 
@@ -268,8 +316,7 @@ async function runCollectorChild(dir, batch, queue) {
       else if (m.cmd === 'mem') {
         const { rss, heapUsed } = process.memoryUsage();
         reply({ rss, heapUsed });
-      }
-      else if (m.cmd === 'drainAndCount') {
+      } else if (m.cmd === 'drainAndCount') {
         await collector.close();
         reply({ rows: await count(), accepted: collector.writer.stats().accepted });
       } else if (m.cmd === 'ceiling') reply(await ceiling(m.rows));
@@ -280,7 +327,9 @@ async function runCollectorChild(dir, batch, queue) {
 
   async function ceiling(rows) {
     const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
-    const serialized = (await makeBodies()).map((b) => serializeRows(decodeTraces(b, 'protobuf', limits).rows));
+    const serialized = (await makeBodies()).map((b) =>
+      serializeRows(decodeTraces(b, 'protobuf', limits).rows),
+    );
     let body = '';
     for (let i = 0; i < rows / SPANS_PER_REQUEST; i++) body += serialized[i % serialized.length];
     const started = performance.now();
@@ -289,18 +338,31 @@ async function runCollectorChild(dir, batch, queue) {
 
     let binary;
     try {
-      const rb = await store.client.exec({ query: `SELECT * FROM otel_traces LIMIT ${rows} FORMAT RowBinary` });
+      const rb = await store.client.exec({
+        query: `SELECT * FROM otel_traces LIMIT ${rows} FORMAT RowBinary`,
+      });
       const chunks = [];
       for await (const c of rb.stream) chunks.push(c);
       const buf = Buffer.concat(chunks);
       const t0 = performance.now();
-      await store.client.exec({ query: 'INSERT INTO otel_traces FORMAT RowBinary', values: Readable.from([buf]) });
+      await store.client.exec({
+        query: 'INSERT INTO otel_traces FORMAT RowBinary',
+        values: Readable.from([buf]),
+      });
       const s = (performance.now() - t0) / 1000;
       binary = `${fmt(rows / s)} rows/s (RowBinary, ${mb(buf.length)})`;
     } catch (err) {
-      binary = `not accepted: ${String(err.message ?? err).split('\n')[0].slice(0, 160)}`;
+      binary = `not accepted: ${String(err.message ?? err)
+        .split('\n')[0]
+        .slice(0, 160)}`;
     }
-    return { rows, jsonSeconds, jsonRowsPerSec: rows / jsonSeconds, jsonBytes: Buffer.byteLength(body), binary };
+    return {
+      rows,
+      jsonSeconds,
+      jsonRowsPerSec: rows / jsonSeconds,
+      jsonBytes: Buffer.byteLength(body),
+      binary,
+    };
   }
 
   process.on('SIGTERM', async () => {
@@ -311,5 +373,6 @@ async function runCollectorChild(dir, batch, queue) {
 }
 
 // Last, so every declaration above is initialized before top-level await runs.
-if (process.argv[2] === '--collector') await runCollectorChild(process.argv[3], process.argv[4], process.argv[5]);
+if (process.argv[2] === '--collector')
+  await runCollectorChild(process.argv[3], process.argv[4], process.argv[5]);
 else await main();

@@ -1,3 +1,4 @@
+export { CLI_USAGE, type CliArgs, parseCliArgs } from './config/parse-cli-args.js';
 export {
   ConfigError,
   isLoopback,
@@ -10,6 +11,7 @@ export type { DecodeLimits, DecodeResult } from './otlp/decode-context.js';
 export { decodeTraces } from './otlp/decode-traces.js';
 export { OtlpDecodeError } from './otlp/otlp-decode-error.js';
 export type { OtlpEncoding } from './otlp/otlp-responses.js';
+export { runCli } from './server/run-cli.js';
 export { type Collector, type CollectorOptions, startCollector } from './server/start-collector.js';
 export {
   applySchema,

@@ -162,7 +162,7 @@ export interface WriterStats {
 }
 
 export interface WriterOptions {
-  /** Flush when this many spans are buffered (default 5 000). */
+  /** Flush when this many spans are buffered (default 10 000). */
   maxBatchSpans?: number;
   /** Flush a partial batch after this many ms (default 200). */
   maxBatchDelayMs?: number;

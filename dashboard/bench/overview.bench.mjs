@@ -18,7 +18,9 @@ if (!Number.isInteger(SPANS) || SPANS < 1000) {
   process.exit(2);
 }
 if (!existsSync(join(root, 'dashboard/.next/BUILD_ID'))) {
-  console.error('dashboard/.next is missing: run `npm run build` (or `npm run build -w @faultline/dashboard`) first.');
+  console.error(
+    'dashboard/.next is missing: run `npm run build` (or `npm run build -w @faultline/dashboard`) first.',
+  );
   process.exit(2);
 }
 
@@ -45,9 +47,14 @@ const fmt = (n) => n.toFixed(1).padStart(7);
 
 try {
   const endS = Math.floor(Date.now() / 1000);
-  const seedSql = readFileSync(join(root, 'sql/bench/seed.sql'), 'utf8').replace(/^--.*$/gm, '').trim();
+  const seedSql = readFileSync(join(root, 'sql/bench/seed.sql'), 'utf8')
+    .replace(/^--.*$/gm, '')
+    .trim();
   let t = performance.now();
-  await store.client.command({ query: seedSql, query_params: { spans: SPANS, window_s: WINDOW_S, end: endS } });
+  await store.client.command({
+    query: seedSql,
+    query_params: { spans: SPANS, window_s: WINDOW_S, end: endS },
+  });
   const seedS = (performance.now() - t) / 1000;
   const countRs = await store.runReadOnly(
     'SELECT (SELECT count() FROM otel_traces) AS spans, (SELECT count() FROM failures) AS failures, (SELECT sum(calls) FROM calls_1m) AS rollup_calls, (SELECT count() FROM calls_1m) AS rollup_rows',
@@ -91,7 +98,9 @@ try {
       throw new Error(`overview render failed: HTTP ${res.status}`);
     }
   });
-  console.log(`\noverview page server render (GET /?range=24h, full HTML)  p50 ${fmt(page.p50)} ms  p95 ${fmt(page.p95)} ms`);
+  console.log(
+    `\noverview page server render (GET /?range=24h, full HTML)  p50 ${fmt(page.p50)} ms  p95 ${fmt(page.p95)} ms`,
+  );
   server.close();
   await app.close?.();
 } finally {

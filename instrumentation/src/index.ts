@@ -43,3 +43,5 @@ export type {
   JsonValue,
   ModelEnvelope,
 } from './types.js';
+export { start, shutdown } from './preload/start.js';
+export type { StartOptions } from './preload/types.js';

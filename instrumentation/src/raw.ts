@@ -92,17 +92,63 @@ function copyObject(obj: object, walk: Walk, depth: number): JsonValue {
   try {
     if (Array.isArray(obj)) return copyList(obj, walk, depth);
     if (obj instanceof Set) return copyList([...obj], walk, depth);
-    if (obj instanceof Map) return copyEntries(mapEntries(obj), walk, depth);
-    if (obj instanceof Error) return copyEntries(errorEntries(obj), walk, depth);
-    const toJSON = (obj as { toJSON?: unknown }).toJSON;
+    if (obj instanceof Map) return copyMap(obj, walk, depth);
+    if (obj instanceof Error) return copyError(obj, walk, depth);
+    const toJSON = read(obj, 'toJSON');
     if (typeof toJSON === 'function') {
-      const json = safe(() => toJSON.call(obj));
+      let json: unknown;
+      try {
+        json = toJSON.call(obj);
+      } catch {
+        json = '[Throws]';
+      }
       if (json !== obj) return copy(json, walk, depth + 1);
     }
-    return copyEntries(objectEntries(obj), walk, depth);
+    const out: { [key: string]: JsonValue } = {};
+    walk.budget -= 2;
+    let keys: string[];
+    try {
+      keys = Object.keys(obj);
+    } catch {
+      return '[Unserializable]';
+    }
+    let i = 0;
+    for (const key of keys) if (!put(out, i++, key, read(obj, key), walk, depth)) break;
+    return out;
   } finally {
     walk.stack.pop();
   }
+}
+
+/** Reads a property; a throwing getter or proxy trap becomes a marker string. */
+function read(obj: object, key: string): unknown {
+  try {
+    return (obj as Record<string, unknown>)[key];
+  } catch {
+    return '[Throws]';
+  }
+}
+
+/** Adds one entry within the key and size budget; returns false once the object is full. */
+function put(
+  out: { [key: string]: JsonValue },
+  index: number,
+  key: string,
+  value: unknown,
+  walk: Walk,
+  depth: number,
+): boolean {
+  if (walk.budget <= 0 || index >= RAW_LIMITS.maxObjectKeys) {
+    out['…'] = TRUNCATED;
+    return false;
+  }
+  const k = key.length > 128 ? truncate(key, 128) : key;
+  walk.budget -= k.length + 3;
+  if (isSecretKey(key)) {
+    out[k] = REDACTED;
+    walk.budget -= 12;
+  } else out[k] = copy(value, walk, depth + 1);
+  return true;
 }
 
 function copyList(items: readonly unknown[], walk: Walk, depth: number): JsonValue {
@@ -114,68 +160,42 @@ function copyList(items: readonly unknown[], walk: Walk, depth: number): JsonVal
       out.push(`[…${items.length - i} more]`);
       return out;
     }
-    out.push(
-      copy(
-        safe(() => items[i]),
-        walk,
-        depth + 1,
-      ),
-    );
+    out.push(copy(read(items, i as unknown as string), walk, depth + 1));
   }
   if (items.length > n) out.push(`[…${items.length - n} more]`);
   return out;
 }
 
-function copyEntries(entries: Iterable<[string, () => unknown]>, walk: Walk, depth: number): JsonValue {
+function copyMap(map: Map<unknown, unknown>, walk: Walk, depth: number): JsonValue {
   const out: { [key: string]: JsonValue } = {};
   walk.budget -= 2;
-  let count = 0;
-  for (const [key, read] of entries) {
-    if (count === RAW_LIMITS.maxObjectKeys || walk.budget <= 0) {
-      out['…'] = TRUNCATED;
-      break;
-    }
-    count++;
-    const k = truncate(key, 128);
-    walk.budget -= k.length + 3;
-    out[k] = isSecretKey(key) ? REDACTED : copy(safe(read), walk, depth + 1);
+  let i = 0;
+  for (const [key, value] of map) {
+    if (!put(out, i++, typeof key === 'string' ? key : safeString(key), value, walk, depth)) break;
   }
   return out;
 }
 
-/** Calls a reader; a throwing getter or proxy trap becomes a marker string. */
-function safe(read: () => unknown): unknown {
-  try {
-    return read();
-  } catch {
-    return '[Throws]';
-  }
-}
-
-function* objectEntries(obj: object): Iterable<[string, () => unknown]> {
-  let keys: string[];
-  try {
-    keys = Object.keys(obj);
-  } catch {
-    return;
-  }
-  for (const key of keys) yield [key, () => (obj as Record<string, unknown>)[key]];
-}
-
-function* mapEntries(map: Map<unknown, unknown>): Iterable<[string, () => unknown]> {
-  for (const [key, value] of map) yield [typeof key === 'string' ? key : safeString(key), () => value];
-}
-
 /** Errors keep their non-enumerable name, message and cause, plus own fields such as `code`. */
-function* errorEntries(err: Error): Iterable<[string, () => unknown]> {
-  yield ['name', () => err.name];
-  yield ['message', () => err.message];
-  for (const entry of objectEntries(err)) {
-    if (entry[0] !== 'name' && entry[0] !== 'message' && entry[0] !== 'stack' && entry[0] !== 'cause')
-      yield entry;
+function copyError(err: Error, walk: Walk, depth: number): JsonValue {
+  const out: { [key: string]: JsonValue } = {};
+  walk.budget -= 2;
+  let i = 0;
+  put(out, i++, 'name', read(err, 'name'), walk, depth);
+  put(out, i++, 'message', read(err, 'message'), walk, depth);
+  let keys: string[] = [];
+  try {
+    keys = Object.keys(err);
+  } catch {
+    // a proxy that refuses ownKeys: name and message are enough
   }
-  if ('errors' in err && !Object.keys(err).includes('errors')) yield ['errors', () => err.errors];
-  if ('cause' in err) yield ['cause', () => err.cause];
+  for (const key of keys) {
+    if (key === 'name' || key === 'message' || key === 'stack' || key === 'cause') continue;
+    if (!put(out, i++, key, read(err, key), walk, depth)) return out;
+  }
+  if ('errors' in err && !keys.includes('errors')) put(out, i++, 'errors', read(err, 'errors'), walk, depth);
+  if ('cause' in err) put(out, i, 'cause', read(err, 'cause'), walk, depth);
+  return out;
 }
 
 function safeString(value: unknown): string {

@@ -4,14 +4,12 @@
  * and model prompts, so anything shaped like a credential is replaced before it leaves here.
  */
 
+import { mayHoldSecret } from './secret-gate.js';
+
 export const REDACTED = '[REDACTED]';
 
-/**
- * Cheap gate: one pass over the text that fails fast for ordinary messages, so the specific
- * patterns below only run on text that could hold a secret.
- */
-const MAY_HOLD_SECRET =
-  /:\/\/|[=:]|bearer|basic|token|digest|negotiate|sk[-_]|rk_|gh[opusr]_|github_pat_|xox|xapp-|eyJ|AKIA|ASIA|AIza|glpat-|npm_|SG\.|whsec_/i;
+/** Shorter text cannot hold a credential worth the name (the shortest pattern, `pwd=`, needs a value). */
+const MIN_SECRET_TEXT = 6;
 
 /** `Authorization` schemes followed by their credential. */
 const AUTH_SCHEME = /\b(Bearer|Basic|Token|Digest|Negotiate|NTLM)(\s+)([A-Za-z0-9\-._~+/]+=*)/gi;
@@ -24,7 +22,7 @@ const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/]*):([^\s/]*)@/gi;
  * (`access_token=`, `X-Amz-Signature=`, `sig=`), libpq/ADO.NET connection strings, JSON echoes.
  */
 const SECRET_ASSIGNMENT =
-  /\b([A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|signature|credential|authorization|auth[_-]?key|private[_-]?key|sig|key))(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s&;,"'}\])<>]+)/gi;
+  /\b([A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|signature|credential|authorization|auth[_-]?key|private[_-]?key|sig|key))(["']?\s*[:=]\s*)((?:Bearer|Basic|Token|Digest|Negotiate|NTLM)\s+[^\s&;,"'}\])<>]+|"[^"]*"|'[^']*'|[^\s&;,"'}\])<>]+)/gi;
 
 /** Well-known key formats whose shape alone identifies them. */
 const KNOWN_KEYS = new RegExp(
@@ -60,14 +58,16 @@ function looksLikeCredential(token: string): boolean {
 /** Replaces credentials in free text with `[REDACTED]`; text without any passes through unchanged. */
 export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length === 0) return typeof text === 'string' ? text : '';
-  if (!MAY_HOLD_SECRET.test(text)) return text;
+  if (text.length < MIN_SECRET_TEXT || !mayHoldSecret(text)) return text;
   let out = text.replace(KNOWN_KEYS, REDACTED);
   out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
   out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, token: string) =>
-    token === REDACTED || !looksLikeCredential(token) ? m : `${scheme}${space}${REDACTED}`,
+    token === REDACTED || (scheme.toLowerCase() !== 'bearer' && !looksLikeCredential(token))
+      ? m
+      : `${scheme}${space}${REDACTED}`,
   );
   out = out.replace(SECRET_ASSIGNMENT, (m, name: string, sep: string, value: string) => {
-    if (value === REDACTED || value.startsWith('[REDACTED')) return m;
+    if (value.includes('[REDACTED')) return m;
     const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
     return `${name}${sep}${quote}${REDACTED}${quote}`;
   });
@@ -107,6 +107,19 @@ const SECRET_KEYS = new Set([
 
 /** True when a key or header name names a secret (`Authorization`, `set-cookie`, `x-api-key`, `*_token`, `*password*`). */
 export function isSecretKey(key: string): boolean {
+  // Keys repeat (the same JSON fields, the same headers): remember verdicts, within a bound.
+  let verdict = KEY_VERDICTS.get(key);
+  if (verdict === undefined) {
+    verdict = judgeKey(key);
+    if (KEY_VERDICTS.size >= 4096) KEY_VERDICTS.clear();
+    KEY_VERDICTS.set(key, verdict);
+  }
+  return verdict;
+}
+
+const KEY_VERDICTS = new Map<string, boolean>();
+
+function judgeKey(key: string): boolean {
   let norm = '';
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);

@@ -82,8 +82,12 @@ function decodeSpan(span: Json, path: string, ctx: DecodeContext): TraceRow | un
   if (kind === undefined) throw new OtlpDecodeError(`${path}.kind: expected a SpanKind number or name`);
   const status = object(span.status, `${path}.status`);
   const code = statusCodeFromJson(status.code);
-  if (code === undefined) throw new OtlpDecodeError(`${path}.status.code: expected a StatusCode number or name`);
-  const start = nanosFromJson(get(span, 'startTimeUnixNano', 'start_time_unix_nano'), `${path}.startTimeUnixNano`);
+  if (code === undefined)
+    throw new OtlpDecodeError(`${path}.status.code: expected a StatusCode number or name`);
+  const start = nanosFromJson(
+    get(span, 'startTimeUnixNano', 'start_time_unix_nano'),
+    `${path}.startTimeUnixNano`,
+  );
   const end = nanosFromJson(get(span, 'endTimeUnixNano', 'end_time_unix_nano'), `${path}.endTimeUnixNano`);
   const traceId = hexId(get(span, 'traceId', 'trace_id'), `${path}.traceId`);
   const spanId = hexId(get(span, 'spanId', 'span_id'), `${path}.spanId`);
@@ -117,7 +121,9 @@ function decodeSpan(span: Json, path: string, ctx: DecodeContext): TraceRow | un
   for (let i = 0; i < events.length; i++) {
     const ep = `${path}.events[${i}]`;
     const event = object(events[i], ep);
-    row['Events.Timestamp'].push(toDateTime64(nanosFromJson(get(event, 'timeUnixNano', 'time_unix_nano'), ep)));
+    row['Events.Timestamp'].push(
+      toDateTime64(nanosFromJson(get(event, 'timeUnixNano', 'time_unix_nano'), ep)),
+    );
     row['Events.Name'].push(string(event.name, `${ep}.name`));
     row['Events.Attributes'].push(attributes(event.attributes, `${ep}.attributes`, ctx));
   }
@@ -146,7 +152,9 @@ const ZEROS = /^0*$/;
 function hexId(v: unknown, path: string): string {
   const s = string(v, path);
   if (!HEX.test(s) || s.length % 2 !== 0) {
-    throw new OtlpDecodeError(`${path}: expected a hex string (OTLP/JSON ids are hex, not base64), got "${clip(s)}"`);
+    throw new OtlpDecodeError(
+      `${path}: expected a hex string (OTLP/JSON ids are hex, not base64), got "${clip(s)}"`,
+    );
   }
   return ZEROS.test(s) ? '' : s.toLowerCase();
 }

@@ -51,7 +51,9 @@ function withEnd(r: ProtoReader, end: number, fn: () => void): void {
 
 function expectWire(field: string, wireType: number, expected: number): void {
   if (wireType !== expected) {
-    throw new OtlpDecodeError(`invalid protobuf: field ${field} has wire type ${wireType}, expected ${expected}`);
+    throw new OtlpDecodeError(
+      `invalid protobuf: field ${field} has wire type ${wireType}, expected ${expected}`,
+    );
   }
 }
 
@@ -138,13 +140,14 @@ function decodeSpan(r: ProtoReader, ctx: DecodeContext, resource: ResourceInfo, 
   let start: UnixNanos = ZERO_TIME;
   let end: UnixNanos = ZERO_TIME;
   const attributes: Record<string, string> = {};
-  const eventTimes: string[] = [];
-  const eventNames: string[] = [];
-  const eventAttributes: Record<string, string>[] = [];
-  const linkTraceIds: string[] = [];
-  const linkSpanIds: string[] = [];
-  const linkStates: string[] = [];
-  const linkAttributes: Record<string, string>[] = [];
+  // Most spans have no events or links: they share frozen empty arrays until one appears.
+  let eventTimes = NONE as string[];
+  let eventNames = NONE as string[];
+  let eventAttributes = NONE as Record<string, string>[];
+  let linkTraceIds = NONE as string[];
+  let linkSpanIds = NONE as string[];
+  let linkStates = NONE as string[];
+  let linkAttributes = NONE as Record<string, string>[];
   let statusCode = 0;
   let statusMessage = '';
 
@@ -197,12 +200,23 @@ function decodeSpan(r: ProtoReader, ctx: DecodeContext, resource: ResourceInfo, 
       case 11: {
         expectWire('Span.events', wire, LEN);
         const e = r.delimitedEnd();
+        if (eventNames === NONE) {
+          eventTimes = [];
+          eventNames = [];
+          eventAttributes = [];
+        }
         withEnd(r, e, () => decodeEvent(r, ctx, eventTimes, eventNames, eventAttributes));
         break;
       }
       case 13: {
         expectWire('Span.links', wire, LEN);
         const e = r.delimitedEnd();
+        if (linkTraceIds === NONE) {
+          linkTraceIds = [];
+          linkSpanIds = [];
+          linkStates = [];
+          linkAttributes = [];
+        }
         withEnd(r, e, () => decodeLink(r, ctx, linkTraceIds, linkSpanIds, linkStates, linkAttributes));
         break;
       }
@@ -259,6 +273,8 @@ function decodeSpan(r: ProtoReader, ctx: DecodeContext, resource: ResourceInfo, 
 }
 
 const ZERO_TIME: UnixNanos = { sec: 0, ns: 0 };
+// Frozen, so a caller that tried to push into a shared empty array would throw, not corrupt rows.
+const NONE = Object.freeze([]) as unknown as never[];
 
 function decodeEvent(
   r: ProtoReader,
@@ -340,7 +356,12 @@ function hexId(r: ProtoReader): string {
 }
 
 /** One KeyValue into `target`, its value stringified as pcommon `AsString` does. */
-function decodeKeyValue(r: ProtoReader, end: number, ctx: DecodeContext, target: Record<string, string>): void {
+function decodeKeyValue(
+  r: ProtoReader,
+  end: number,
+  ctx: DecodeContext,
+  target: Record<string, string>,
+): void {
   const outer = r.end;
   r.end = end;
   let key = '';
@@ -482,4 +503,3 @@ function decodeNestedKeyValue(r: ProtoReader, ctx: DecodeContext, depth: number)
   }
   return [key, value];
 }
-

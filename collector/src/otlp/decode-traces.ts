@@ -5,5 +5,7 @@ import type { OtlpEncoding } from './otlp-responses.js';
 
 /** Decodes an ExportTraceServiceRequest body into exporter-shaped `otel_traces` rows. */
 export function decodeTraces(body: Buffer, encoding: OtlpEncoding, limits: DecodeLimits): DecodeResult {
-  return encoding === 'protobuf' ? decodeTracesProtobuf(body, limits) : decodeTracesJson(body.toString('utf8'), limits);
+  return encoding === 'protobuf'
+    ? decodeTracesProtobuf(body, limits)
+    : decodeTracesJson(body.toString('utf8'), limits);
 }

@@ -24,7 +24,9 @@ export const RpcCode = {
 export function encodeExportResponse(encoding: OtlpEncoding, rejectedSpans: number, message: string): Buffer {
   const partial = rejectedSpans > 0 || message !== '';
   if (encoding === 'json') {
-    const body = partial ? { partialSuccess: { rejectedSpans: String(rejectedSpans), errorMessage: message } } : {};
+    const body = partial
+      ? { partialSuccess: { rejectedSpans: String(rejectedSpans), errorMessage: message } }
+      : {};
     return Buffer.from(JSON.stringify(body));
   }
   if (!partial) return Buffer.alloc(0);

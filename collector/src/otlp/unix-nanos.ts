@@ -28,7 +28,8 @@ const DIGITS = /^\d{1,20}$/;
 /** OTLP JSON fixed64: a decimal string (the spec's form) or a number. */
 export function nanosFromJson(value: unknown, path: string): UnixNanos {
   if (typeof value === 'string') {
-    if (!DIGITS.test(value)) throw new OtlpDecodeError(`${path}: expected unsigned integer nanoseconds, got "${clip(value)}"`);
+    if (!DIGITS.test(value))
+      throw new OtlpDecodeError(`${path}: expected unsigned integer nanoseconds, got "${clip(value)}"`);
     if (value.length > 20 || (value.length === 20 && value > '18446744073709551615')) {
       throw new OtlpDecodeError(`${path}: ${value} does not fit in 64 bits`);
     }

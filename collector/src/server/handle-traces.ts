@@ -20,13 +20,19 @@ export interface TracesHandlerDeps {
   stats: ReceiverStats;
   /** True once shutdown began: new exports get 503 so clients retry elsewhere or later. */
   isClosing: () => boolean;
+  /** Set when the writer last refused a batch: while its queue is no shorter, refuse unread. */
+  saturation?: { queueDepth: number; retryAfter: number; message: string };
 }
 
 /** Seconds a client should wait when the collector is stopping. */
 const CLOSING_RETRY_AFTER = 5;
 
 /** POST /v1/traces per the OTLP/HTTP spec; answers only after the rows are durable. */
-export async function handleTraces(req: IncomingMessage, res: ServerResponse, deps: TracesHandlerDeps): Promise<void> {
+export async function handleTraces(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: TracesHandlerDeps,
+): Promise<void> {
   const { config, stats } = deps;
   const encoding = encodingOf(req.headers['content-type']);
   const errorEncoding: OtlpEncoding = encoding ?? 'json';
@@ -37,9 +43,14 @@ export async function handleTraces(req: IncomingMessage, res: ServerResponse, de
 
   if (config.token !== undefined && !checkBearer(req.headers.authorization, config.token)) {
     req.resume();
-    fail(401, RpcCode.UNAUTHENTICATED, 'missing or wrong bearer token: send Authorization: Bearer <FAULTLINE_INGEST_TOKEN>', {
-      'www-authenticate': 'Bearer',
-    });
+    fail(
+      401,
+      RpcCode.UNAUTHENTICATED,
+      'missing or wrong bearer token: send Authorization: Bearer <FAULTLINE_INGEST_TOKEN>',
+      {
+        'www-authenticate': 'Bearer',
+      },
+    );
     return;
   }
   if (encoding === undefined) {
@@ -53,8 +64,21 @@ export async function handleTraces(req: IncomingMessage, res: ServerResponse, de
   }
   if (deps.isClosing()) {
     req.resume();
-    fail(503, RpcCode.UNAVAILABLE, 'collector is shutting down; retry later', { 'retry-after': String(CLOSING_RETRY_AFTER) });
+    fail(503, RpcCode.UNAVAILABLE, 'collector is shutting down; retry later', {
+      'retry-after': String(CLOSING_RETRY_AFTER),
+    });
     return;
+  }
+
+  if (deps.saturation) {
+    // Under overload, refuse before reading and decoding: the cheapest 429 keeps memory and CPU flat.
+    if (deps.writer.stats().queueDepth >= deps.saturation.queueDepth) {
+      req.resume();
+      const { retryAfter, message } = deps.saturation;
+      fail(429, RpcCode.RESOURCE_EXHAUSTED, message, { 'retry-after': String(retryAfter) });
+      return;
+    }
+    deps.saturation = undefined;
   }
 
   let decoded: ReturnType<typeof decodeTraces>;
@@ -83,9 +107,11 @@ export async function handleTraces(req: IncomingMessage, res: ServerResponse, de
       stats.spansRefusedSaturated += decoded.rows.length;
       const retryAfter = retryAfterOf(err);
       if (isSaturated(err)) {
-        fail(429, RpcCode.RESOURCE_EXHAUSTED, `collector is saturated; retry after ${retryAfter}s`, {
-          'retry-after': String(retryAfter),
-        });
+        const message = `collector is saturated; retry after ${retryAfter}s`;
+        const queueDepth = deps.writer.stats().queueDepth;
+        // Only a full memory queue is remembered; a full spool is re-checked on every write.
+        if (queueDepth > 0) deps.saturation = { queueDepth, retryAfter, message };
+        fail(429, RpcCode.RESOURCE_EXHAUSTED, message, { 'retry-after': String(retryAfter) });
       } else {
         fail(503, RpcCode.UNAVAILABLE, `spans could not be stored: ${(err as Error).message}; retry later`, {
           'retry-after': String(retryAfter),
@@ -121,6 +147,10 @@ function send(
   body: Buffer,
   headers: Record<string, string> = {},
 ): void {
-  res.writeHead(status, { 'content-type': CONTENT_TYPES[encoding], 'content-length': body.length, ...headers });
+  res.writeHead(status, {
+    'content-type': CONTENT_TYPES[encoding],
+    'content-length': body.length,
+    ...headers,
+  });
   res.end(body);
 }

@@ -49,7 +49,10 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits): Promis
 }
 
 function tooLarge(max: number): BodyError {
-  return new BodyError(413, `body is larger than ${max} bytes (FAULTLINE_MAX_BODY_BYTES); send smaller batches`);
+  return new BodyError(
+    413,
+    `body is larger than ${max} bytes (FAULTLINE_MAX_BODY_BYTES); send smaller batches`,
+  );
 }
 
 function collect(req: IncomingMessage, max: number): Promise<Buffer> {

@@ -4,7 +4,7 @@ import { type ReceiverOptions, resolveReceiverConfig } from '../config/receiver-
 import { openStore } from '../store/index.js';
 import type { SpanWriter, Store, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
-import { handleTraces } from './handle-traces.js';
+import { handleTraces, type TracesHandlerDeps } from './handle-traces.js';
 import { ReceiverStats } from './receiver-stats.js';
 import { renderMetrics } from './render-metrics.js';
 import { sendProblem } from './send-problem.js';
@@ -33,7 +33,11 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
   let ownedStore: Store | undefined;
   let writer = options.writer;
   if (!writer) {
-    const store = options.store ?? (ownedStore = await openStore());
+    let store = options.store;
+    if (!store) {
+      store = await openStore();
+      ownedStore = store;
+    }
     writer = createSpanWriter(store, options.writerOptions);
   }
   const activeWriter = writer;
@@ -41,15 +45,17 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
   let closing = false;
   const inFlight = new Set<Promise<void>>();
 
-  const deps = { config, writer: activeWriter, stats, isClosing: () => closing };
+  const deps: TracesHandlerDeps = { config, writer: activeWriter, stats, isClosing: () => closing };
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, (req, res) => {
+    if (closing) res.setHeader('connection', 'close');
     const done = route(req, res).catch((err: unknown) => internalError(res, err));
     inFlight.add(done);
     done.finally(() => inFlight.delete(done));
   });
   // Malformed HTTP never reaches a handler; answer it and keep serving.
   server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    if (socket.writable)
+      socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
     else socket.destroy();
   });
 
@@ -58,7 +64,9 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     if (path === '/v1/traces') {
       if (req.method === 'POST') return handleTraces(req, res, deps);
       req.resume();
-      return sendProblem(res, 405, 'Method Not Allowed', 'OTLP/HTTP exports are POST /v1/traces', { allow: 'POST' });
+      return sendProblem(res, 405, 'Method Not Allowed', 'OTLP/HTTP exports are POST /v1/traces', {
+        allow: 'POST',
+      });
     }
     req.resume();
     if (req.method !== 'GET' && req.method !== 'HEAD' && (path === '/healthz' || path === '/metrics')) {
@@ -72,9 +80,19 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
       return;
     }
     if (path === '/v1/metrics' || path === '/v1/logs') {
-      return sendProblem(res, 404, 'Not Found', `this collector receives traces only: POST /v1/traces (not ${path})`);
+      return sendProblem(
+        res,
+        404,
+        'Not Found',
+        `this collector receives traces only: POST /v1/traces (not ${path})`,
+      );
     }
-    sendProblem(res, 404, 'Not Found', `no route for ${req.method} ${path}; OTLP traces go to POST /v1/traces`);
+    sendProblem(
+      res,
+      404,
+      'Not Found',
+      `no route for ${req.method} ${path}; OTLP traces go to POST /v1/traces`,
+    );
   }
 
   function health(res: ServerResponse): void {
@@ -112,9 +130,13 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     closing = true;
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // Requests already being handled finish (and are acknowledged only once durable); their
+    // connections then go idle and close. A client that keeps sending gets 503 + connection: close.
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-    server.closeAllConnections();
+    server.closeIdleConnections();
+    const forced = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
     await stopped;
+    clearTimeout(forced);
     await activeWriter.drain();
     if (ownedStore) await ownedStore.close();
   }
@@ -130,6 +152,9 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     },
   };
 }
+
+/** How long idle-but-open connections may linger at shutdown before they are cut. */
+const CLOSE_GRACE_MS = 5_000;
 
 function internalError(res: ServerResponse, err: unknown): void {
   console.error('[faultline-collector] request failed:', err);

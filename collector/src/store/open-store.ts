@@ -9,6 +9,8 @@ import { createChdbConnection } from 'chdb/connection';
 import type { Store, StoreOptions } from '../types.js';
 import { applySchema } from './apply-schema.js';
 import { isConnectionError } from './connection-error.js';
+import { type ChdbRawInsert, registerEmbeddedClient } from './embedded-connections.js';
+import { flushAfterError } from './flush-after-error.js';
 import { runNamed } from './run-named.js';
 import { runReadOnly } from './run-read-only.js';
 import { resolveSqlDir } from './sql-dir.js';
@@ -22,7 +24,10 @@ interface StoreCore {
   key: string;
   options: ResolvedStoreOptions;
   client: ClickHouseClient;
-  readOnlyClient?: ClickHouseClient;
+  /** Embedded only: a readonly session for named queries. */
+  namedClient?: ClickHouseClient;
+  /** Embedded only: a readonly session for the SQL console. */
+  consoleClient?: ClickHouseClient;
   refs: number;
   schema?: Promise<void>;
   schemaApplied: boolean;
@@ -58,8 +63,11 @@ function createServerClient(o: ResolvedStoreOptions, database: string): ClickHou
 function createEmbeddedClient(path: string): ClickHouseClient {
   // chdb/connection implements the Connection of its own copy of @clickhouse/client-common; the
   // shapes match, only the declaration files differ.
-  const connection = createChdbConnection({ path }) as unknown as ClickHouseClientConfigOptions['connection'];
-  return createClient({ connection, clickhouse_settings: CLIENT_SETTINGS });
+  const chdb = createChdbConnection({ path });
+  const connection = chdb as unknown as ClickHouseClientConfigOptions['connection'];
+  const client = createClient({ connection, clickhouse_settings: CLIENT_SETTINGS });
+  registerEmbeddedClient(client, chdb.chdb as unknown as ChdbRawInsert);
+  return client;
 }
 
 async function createCore(key: string, o: ResolvedStoreOptions): Promise<StoreCore> {
@@ -72,17 +80,20 @@ async function createCore(key: string, o: ResolvedStoreOptions): Promise<StoreCo
       }
     }
     mkdirSync(o.dataDir, { recursive: true });
+    // chDB applies per-request settings as SETs that persist in the session. Three sessions on
+    // the one engine keep them apart: writes (never given per-request settings), named queries
+    // (always given the same ones) and the console (readonly, its own row and time limits).
     const client = createEmbeddedClient(o.dataDir);
-    // A second session on the same engine, put in readonly mode once: chDB applies per-request
-    // settings as session SETs, so readonly on the main session would stick and block writes.
-    const readOnlyClient = createEmbeddedClient(o.dataDir);
+    const namedClient = createEmbeddedClient(o.dataDir);
+    const consoleClient = createEmbeddedClient(o.dataDir);
     if (o.database !== 'default') {
       await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${o.database}` });
-      await client.command({ query: `USE ${o.database}` });
-      await readOnlyClient.command({ query: `USE ${o.database}` });
     }
-    await readOnlyClient.command({ query: 'SET readonly = 2' });
-    return { key, options: o, client, readOnlyClient, refs: 0, schemaApplied: false };
+    for (const c of [client, namedClient, consoleClient]) {
+      if (o.database !== 'default') await c.command({ query: `USE ${o.database}` });
+      if (c !== client) await c.command({ query: 'SET readonly = 2' });
+    }
+    return { key, options: o, client, namedClient, consoleClient, refs: 0, schemaApplied: false };
   }
   return { key, options: o, client: createServerClient(o, o.database), refs: 0, schemaApplied: false };
 }
@@ -110,21 +121,27 @@ function ensureSchema(core: StoreCore): Promise<void> {
 
 function makeHandle(core: StoreCore): Store {
   let closed = false;
-  const readOnlyClient = core.readOnlyClient ?? core.client;
+  const embedded = core.options.mode === 'embedded';
   return {
     client: core.client,
     mode: core.options.mode,
     database: core.options.database,
-    runNamed: (name, params, opts) => runNamed(core.client, name, params, opts),
-    runReadOnly: (sql, params, opts) =>
-      runReadOnly(readOnlyClient, core.readOnlyClient !== undefined, sql, params, opts),
+    runNamed: (name, params, opts) => {
+      const client = core.namedClient ?? core.client;
+      return flushAfterError(client, embedded, () => runNamed(client, name, params, opts));
+    },
+    runReadOnly: (sql, params, opts) => {
+      const client = core.consoleClient ?? core.client;
+      return flushAfterError(client, embedded, () => runReadOnly(client, embedded, sql, params, opts));
+    },
     ensureSchema: () => (core.schemaApplied ? Promise.resolve() : ensureSchema(core)),
     async close() {
       if (closed) return;
       closed = true;
       if (--core.refs > 0) return;
       registry().cores.delete(core.key);
-      await core.readOnlyClient?.close();
+      await core.consoleClient?.close();
+      await core.namedClient?.close();
       await core.client.close();
     },
   };

@@ -22,7 +22,7 @@ type Resolved = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string }
 
 function resolveOptions(o: WriterOptions): Resolved {
   const resolved: Resolved = {
-    maxBatchSpans: o.maxBatchSpans ?? 5_000,
+    maxBatchSpans: o.maxBatchSpans ?? 10_000,
     maxBatchDelayMs: o.maxBatchDelayMs ?? 200,
     maxQueueSpans: o.maxQueueSpans ?? 50_000,
     spoolDir: resolve(o.spoolDir ?? (process.env.FAULTLINE_SPOOL_DIR || './.faultline/spool')),
@@ -199,7 +199,14 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
           ),
         );
       }
-      const body = serializeRows(rows);
+      let body: string;
+      try {
+        body = serializeRows(rows);
+      } catch (err) {
+        return Promise.reject(
+          new TypeError(`rows must be JSON-serializable TraceRow objects: ${String(err)}`),
+        );
+      }
       memorySpans += rows.length;
       return new Promise<void>((resolve, reject) => {
         pending.body += body;

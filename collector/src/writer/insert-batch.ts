@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ClickHouseClient } from '@clickhouse/client';
+import { embeddedRawInsert } from '../store/embedded-connections.js';
 import { assertIdentifier } from '../store/identifier.js';
 import type { TraceRow } from '../types.js';
 
@@ -21,27 +22,45 @@ export interface InsertBatchOptions {
    */
   token?: string;
   signal?: AbortSignal;
+  /**
+   * Input format of `body` (default `JSONEachRow`, what the writer and spool use), e.g.
+   * `JSONCompactEachRow` or `TSV` for benchmarks. chDB's raw insert takes text formats only.
+   */
+  format?: string;
 }
 
 /**
- * One INSERT of an already-serialized JSONEachRow body. The settings go in the statement's own
+ * One INSERT of an already-serialized body (JSONEachRow unless `format` says otherwise). The settings go in the statement's own
  * SETTINGS clause, not as client settings: chDB applies client settings as session-wide SETs,
  * which would leak a deduplication token into unrelated inserts.
  */
 export async function insertBatch(
   client: ClickHouseClient,
-  body: string,
+  body: string | Buffer,
   options: InsertBatchOptions = {},
 ): Promise<void> {
   const table = assertIdentifier(options.table ?? 'otel_traces', 'table');
-  const settings = ['deduplicate_blocks_in_dependent_materialized_views = 1'];
+  const format = assertIdentifier(options.format ?? 'JSONEachRow', 'format');
+  const settings: Record<string, string | number> = { deduplicate_blocks_in_dependent_materialized_views: 1 };
   if (options.token !== undefined) {
-    if (!TOKEN.test(options.token))
+    if (!TOKEN.test(options.token)) {
       throw new Error(`insert token must match ${TOKEN}, got ${JSON.stringify(options.token)}`);
-    settings.unshift(`insert_deduplication_token = '${options.token}'`);
+    }
+    settings.insert_deduplication_token = options.token;
   }
+  const raw = embeddedRawInsert(client);
+  if (raw) {
+    // Embedded: chDB parses the buffer in place (zero-copy, multithreaded) instead of the SQL text
+    // that exec() builds by concatenating statement and data; measured about twice as fast.
+    const values = typeof body === 'string' ? Buffer.from(body) : body;
+    await raw.rawInsert({ table, values, format, settings, signal: options.signal });
+    return;
+  }
+  const clause = Object.entries(settings)
+    .map(([k, v]) => `${k} = ${typeof v === 'string' ? `'${v}'` : v}`)
+    .join(', ');
   const result = await client.exec({
-    query: `INSERT INTO ${table} SETTINGS ${settings.join(', ')} FORMAT JSONEachRow`,
+    query: `INSERT INTO ${table} SETTINGS ${clause} FORMAT ${format}`,
     values: Readable.from([body]),
     abort_signal: options.signal,
   });

@@ -4,8 +4,8 @@ import { OTLPTraceExporter as OTLPProtoExporter } from '@opentelemetry/exporter-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Collector, startCollector } from '../../src/index.js';
 import { createSpanWriter } from '../../src/writer/index.js';
-import { failureRows, openTestStore, type TestStore, traceRows } from './helpers/test-store.js';
 import { exportSpans, makeSpans } from './helpers/make-spans.js';
+import { failureRows, openTestStore, type TestStore, traceRows } from './helpers/test-store.js';
 
 // Real clients (the official OTLP exporters) → real receiver → real writer → embedded chDB.
 const TOKEN = 'h4b-test-token-0123456789abcdef';
@@ -55,9 +55,25 @@ function failingCall(service: string) {
 
 describe.each([
   ['protobuf', () => new OTLPProtoExporter({ url: `${collector.url}/v1/traces`, headers: auth })],
-  ['protobuf+gzip', () => new OTLPProtoExporter({ url: `${collector.url}/v1/traces`, headers: auth, compression: 'gzip' as never })],
+  [
+    'protobuf+gzip',
+    () =>
+      new OTLPProtoExporter({
+        url: `${collector.url}/v1/traces`,
+        headers: auth,
+        compression: 'gzip' as never,
+      }),
+  ],
   ['json', () => new OTLPHttpJsonExporter({ url: `${collector.url}/v1/traces`, headers: auth })],
-  ['json+gzip', () => new OTLPHttpJsonExporter({ url: `${collector.url}/v1/traces`, headers: auth, compression: 'gzip' as never })],
+  [
+    'json+gzip',
+    () =>
+      new OTLPHttpJsonExporter({
+        url: `${collector.url}/v1/traces`,
+        headers: auth,
+        compression: 'gzip' as never,
+      }),
+  ],
 ])('official exporter over %s', (label, makeExporter) => {
   it('lands every span in otel_traces and the failure in failures', async () => {
     const service = `h4b-${label}`;
@@ -85,7 +101,10 @@ describe.each([
       'Events.Name': ['exception'],
       'Events.Attributes': [{ 'exception.type': 'RateLimitError' }],
     });
-    expect(charge.ResourceAttributes).toMatchObject({ 'service.name': service, 'deployment.environment.name': 'test' });
+    expect(charge.ResourceAttributes).toMatchObject({
+      'service.name': service,
+      'deployment.environment.name': 'test',
+    });
     expect(charge.SpanAttributes).toMatchObject({
       'http.response.status_code': '429',
       'faultline.retryable': 'true',
@@ -140,7 +159,11 @@ describe('bearer token', () => {
 
 describe('saturation', () => {
   it('answers 429 with Retry-After when the writer queue is full, and the exporter reports failure', async () => {
-    const small = createSpanWriter(ts.store, { spoolDir: `${ts.spoolDir}-small`, maxQueueSpans: 2, maxBatchSpans: 2 });
+    const small = createSpanWriter(ts.store, {
+      spoolDir: `${ts.spoolDir}-small`,
+      maxQueueSpans: 2,
+      maxBatchSpans: 2,
+    });
     const tiny = await startCollector({ port: 0, writer: small });
     try {
       const spans = makeSpans('h4b-saturated', [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
@@ -148,7 +171,19 @@ describe('saturation', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          resourceSpans: [{ scopeSpans: [{ spans: spans.map((s) => ({ traceId: s.spanContext().traceId, spanId: s.spanContext().spanId, name: s.name })) }] }],
+          resourceSpans: [
+            {
+              scopeSpans: [
+                {
+                  spans: spans.map((s) => ({
+                    traceId: s.spanContext().traceId,
+                    spanId: s.spanContext().spanId,
+                    name: s.name,
+                  })),
+                },
+              ],
+            },
+          ],
         }),
       });
       expect(res.status).toBe(429);
@@ -158,6 +193,45 @@ describe('saturation', () => {
       const metrics = await (await fetch(`${tiny.url}/metrics`)).text();
       expect(metrics).toContain('faultline_spans_rejected_total{reason="saturated"} 4');
       expect(metrics).toContain('faultline_otlp_responses_total{code="429"} 1');
+    } finally {
+      await tiny.close();
+    }
+  });
+
+  it('while the queue stays full, refuses further exports before reading them', async () => {
+    const held = createSpanWriter(ts.store, {
+      spoolDir: `${ts.spoolDir}-held`,
+      maxQueueSpans: 3,
+      maxBatchSpans: 3,
+      maxBatchDelayMs: 60_000,
+    });
+    const tiny = await startCollector({ port: 0, writer: held });
+    const json = { 'content-type': 'application/json' };
+    const request = (names: string[]) =>
+      JSON.stringify({
+        resourceSpans: [
+          {
+            scopeSpans: [
+              { spans: names.map((name, i) => ({ traceId: 'ab'.repeat(16), spanId: `${name}${i}`.padStart(16, '0'), name })) },
+            ],
+          },
+        ],
+      });
+    try {
+      // Two spans wait in the queue (the batch timer is a minute away); two more do not fit.
+      const first = fetch(`${tiny.url}/v1/traces`, { method: 'POST', headers: json, body: request(['a', 'a']) });
+      await expect.poll(() => held.stats().queueDepth).toBe(2);
+      const second = await fetch(`${tiny.url}/v1/traces`, { method: 'POST', headers: json, body: request(['b', 'b']) });
+      expect(second.status).toBe(429);
+      // Garbage would be a 400 if it were read; refused unread, it is a 429 like the rest.
+      const third = await fetch(`${tiny.url}/v1/traces`, { method: 'POST', headers: json, body: '{not json' });
+      expect(third.status).toBe(429);
+      expect(third.headers.get('retry-after')).toBe('1');
+      const metrics = await (await fetch(`${tiny.url}/metrics`)).text();
+      expect(metrics).toContain('faultline_otlp_responses_total{code="429"} 2');
+      // Shutdown drains the held batch: the first export is acknowledged after all.
+      await tiny.close();
+      expect((await first).status).toBe(200);
     } finally {
       await tiny.close();
     }

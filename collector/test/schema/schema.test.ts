@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { resolveSqlDir } from '../../src/store/sql-dir.js';
 import { parseTtlDays } from '../../src/store/ttl-days.js';
 import type { Store, TraceRow } from '../../src/types.js';
+import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
 import { dateTime64, makeFailureRow, makeRow } from './trace-row-fixture.js';
 
 // The exporter's 22 columns, positional, from sql/compat (the SQL stays in sql/).
@@ -304,5 +305,32 @@ describe('schema files', () => {
       );
     }
     expect(parseTtlDays(' 14 ', 'FAULTLINE_TTL_DAYS')).toBe(14);
+  });
+});
+
+describe('the writer row format (TraceRow as JSONEachRow)', () => {
+  it('round-trips events and links through the flattened Nested columns', async () => {
+    const row = makeRow({
+      ServiceName: 'events-svc',
+      SpanKind: 'Internal',
+      'Events.Timestamp': [dateTime64(Date.UTC(2026, 10, 29, 12, 0, 0), 42)],
+      'Events.Name': ['exception'],
+      'Events.Attributes': [{ 'exception.type': 'Error', 'exception.message': 'boom' }],
+      'Links.TraceId': ['0af7651916cd43dd8448eb211c80319c'],
+      'Links.SpanId': ['b7ad6b7169203331'],
+      'Links.TraceState': ['vendor=1'],
+      'Links.Attributes': [{ kind: 'follows' }],
+    });
+    await insertBatch(store.client, serializeRows([row]));
+    const [got] = await rows<Record<string, unknown>>(
+      "SELECT Events.Name AS n, arrayMap(t -> toString(t), Events.Timestamp) AS t, Events.Attributes AS a, Links.TraceId AS l, Links.Attributes AS la FROM otel_traces WHERE ServiceName = 'events-svc'",
+    );
+    expect(got).toEqual({
+      n: ['exception'],
+      t: ['2026-11-29 12:00:00.000000042'],
+      a: [{ 'exception.type': 'Error', 'exception.message': 'boom' }],
+      l: ['0af7651916cd43dd8448eb211c80319c'],
+      la: [{ kind: 'follows' }],
+    });
   });
 });

@@ -151,6 +151,14 @@ describe('runReadOnly (SQL console)', () => {
     ).rejects.toThrow(/Timeout exceeded|Estimated query execution time/);
   });
 
+  it('leaves no limit behind: a console row cap does not truncate the next named query', async () => {
+    await store.runReadOnly('SELECT number FROM numbers(10)', {}, { maxRows: 1 });
+    const { rows } = await store.runNamed('top_failure_classes', window);
+    expect(rows).toHaveLength(2);
+    const all = await store.client.query({ query: 'SELECT number FROM numbers(5)', format: 'JSONEachRow' });
+    expect(await all.json()).toHaveLength(5);
+  });
+
   it('explains an empty statement and bad limits', async () => {
     await expect(store.runReadOnly('  ;')).rejects.toThrow(/needs a statement/);
     await expect(store.runReadOnly('SELECT 1', {}, { maxRows: 0 })).rejects.toThrow(

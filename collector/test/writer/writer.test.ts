@@ -179,6 +179,33 @@ describe('createSpanWriter', () => {
     expect(await count('after-poison')).toBe(3);
   });
 
+  it('bounds the spool too: past maxSpoolBytes, writes are refused until replay catches up', async () => {
+    const spoolDir = join(dir, 'spool-full');
+    const writer = createSpanWriter(store, { spoolDir, maxBatchDelayMs: 1, maxSpoolBytes: 1_000, retryDelayMs: 20 });
+    await store.client.command({ query: 'RENAME TABLE otel_traces TO otel_traces_offline' });
+    try {
+      await writer.write(rowsFor('spool-full', 5));
+      await expect(writer.write(rowsFor('spool-full', 5))).rejects.toMatchObject({
+        name: 'SaturatedError',
+        retryAfterSeconds: 5,
+        message: expect.stringContaining('maxSpoolBytes 1000'),
+      });
+    } finally {
+      await store.client.command({ query: 'RENAME TABLE otel_traces_offline TO otel_traces' });
+    }
+    await writer.drain();
+    expect(await count('spool-full')).toBe(5);
+    await writer.write(rowsFor('spool-full', 1));
+    expect(await count('spool-full')).toBe(6);
+  });
+
+  it('rejects rows that are not JSON-serializable instead of throwing synchronously', async () => {
+    const writer = createSpanWriter(store, { spoolDir: join(dir, 'spool-bad') });
+    const bad = { ...makeRow(), Duration: 1n } as unknown as TraceRow;
+    await expect(writer.write([bad])).rejects.toThrow(/rows must be JSON-serializable TraceRow objects/);
+    expect(writer.stats().queueDepth).toBe(0);
+  });
+
   it('rejects bad options with a message naming the option', () => {
     expect(() => createSpanWriter(store, { maxBatchSpans: 0 })).toThrow(
       /maxBatchSpans must be a positive number/,

@@ -14,15 +14,17 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
   );
   if (id !== '' && !REQUEST_ID_RE.test(id)) {
     body = (
-      <ParamError message={`"${id.slice(0, 80)}" is not an id: correlation and trace ids are letters, digits and . _ - : @ / (at most 200).`} />
+      <ParamError
+        message={`"${id.slice(0, 80)}" is not an id: correlation and trace ids are letters, digits and . _ - : @ / (at most 200).`}
+      />
     );
   } else if (id !== '') {
     const spans = await loadRequestSpans(id);
     body =
       spans.length === 0 ? (
         <p data-testid="request-empty">
-          No span has trace id or correlation id <code>{id}</code>. Spans arrive a few seconds after the request
-          ends; ids are case-sensitive.
+          No span has trace id or correlation id <code>{id}</code>. Spans arrive a few seconds after the
+          request ends; ids are case-sensitive.
         </p>
       ) : (
         <SpanTimeline spans={spans} />

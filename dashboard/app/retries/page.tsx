@@ -1,5 +1,5 @@
-import { PageFrame } from '../../src/containers/page-frame';
 import { DBMisroutedRetries, DBRetriesByClass } from '../../src/containers/db-retries';
+import { PageFrame } from '../../src/containers/page-frame';
 import type { SearchParams } from '../../src/lib/dashboard-params';
 
 export const dynamic = 'force-dynamic';

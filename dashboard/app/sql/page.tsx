@@ -18,8 +18,8 @@ export default async function SqlPage({ searchParams }: { searchParams: Promise<
     <>
       <h1>SQL</h1>
       <p className="muted">
-        Incident review over <code>otel_traces</code>, <code>failures</code> and <code>calls_1m</code>. The same named
-        queries run with <code>clickhouse client --param_name=…</code>.
+        Incident review over <code>otel_traces</code>, <code>failures</code> and <code>calls_1m</code>. The
+        same named queries run with <code>clickhouse client --param_name=…</code>.
       </p>
       <SqlConsole
         queries={queries}

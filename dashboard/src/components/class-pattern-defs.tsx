@@ -16,7 +16,13 @@ export function ClassPatternDefs() {
     <svg aria-hidden="true" width="0" height="0" style={{ position: 'absolute' }}>
       <defs>
         {FAILURE_CLASSES.map((cls) => (
-          <pattern key={cls} id={CLASS_STYLES[cls].patternId} width="8" height="8" patternUnits="userSpaceOnUse">
+          <pattern
+            key={cls}
+            id={CLASS_STYLES[cls].patternId}
+            width="8"
+            height="8"
+            patternUnits="userSpaceOnUse"
+          >
             <rect width="8" height="8" fill={CLASS_STYLES[cls].color} />
             {marks[cls]}
           </pattern>

@@ -78,7 +78,11 @@ export function FilterBar({ services, sources, showSlo = false, slo }: FilterBar
       </fieldset>
       <label>
         Service{' '}
-        <select data-testid="filter-service" value={service} onChange={(e) => push({ service: e.target.value })}>
+        <select
+          data-testid="filter-service"
+          value={service}
+          onChange={(e) => push({ service: e.target.value })}
+        >
           <option value="">all services</option>
           {[...new Set([...services, service].filter(Boolean))].map((s) => (
             <option key={s} value={s}>

@@ -1,6 +1,15 @@
 'use client';
 
-import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import { CLASS_STYLES, FAILURE_CLASSES } from '../lib/failure-classes';
 
 export interface BudgetBar {
@@ -16,10 +25,19 @@ export function HdxBudgetChart({ data }: { data: BudgetBar[] }) {
     <ResponsiveContainer width="100%" height={height}>
       <BarChart data={data} layout="vertical" margin={{ left: 24, right: 24 }}>
         <CartesianGrid strokeDasharray="3 3" horizontal={false} />
-        <XAxis type="number" unit="%" domain={[0, (max: number) => Math.max(100, Math.ceil(max / 50) * 50)]} />
+        <XAxis
+          type="number"
+          unit="%"
+          domain={[0, (max: number) => Math.max(100, Math.ceil(max / 50) * 50)]}
+        />
         <YAxis type="category" dataKey="service" width={120} />
         <Tooltip formatter={(v) => `${Number(v).toFixed(1)}% of budget`} />
-        <ReferenceLine x={100} stroke="#b00" strokeDasharray="4 2" label={{ value: 'budget', position: 'top' }} />
+        <ReferenceLine
+          x={100}
+          stroke="#b00"
+          strokeDasharray="4 2"
+          label={{ value: 'budget', position: 'top' }}
+        />
         {FAILURE_CLASSES.map((cls) => (
           <Bar
             key={cls}

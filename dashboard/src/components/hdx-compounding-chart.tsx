@@ -1,6 +1,16 @@
 'use client';
 
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 
 export interface CompoundingPoint {
   steps: number;
@@ -16,7 +26,11 @@ export function HdxCompoundingChart({ data }: { data: CompoundingPoint[] }) {
     <ResponsiveContainer width="100%" height={260}>
       <ComposedChart data={data} margin={{ left: 8, right: 24 }}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="steps" label={{ value: 'steps per workflow', position: 'insideBottom', offset: -2 }} height={40} />
+        <XAxis
+          dataKey="steps"
+          label={{ value: 'steps per workflow', position: 'insideBottom', offset: -2 }}
+          height={40}
+        />
         <YAxis unit="%" domain={[0, 100]} />
         <Tooltip formatter={(v) => `${Number(v).toFixed(1)}%`} />
         <Legend verticalAlign="top" />

@@ -20,7 +20,11 @@ export function NavLinks() {
     <nav className="nav">
       <strong className="brand">Faultline</strong>
       {PAGES.map((p) => (
-        <Link key={p.href} href={hrefWith(p.href, params)} aria-current={pathname === p.href ? 'page' : undefined}>
+        <Link
+          key={p.href}
+          href={hrefWith(p.href, params)}
+          aria-current={pathname === p.href ? 'page' : undefined}
+        >
           {p.label}
         </Link>
       ))}

@@ -38,7 +38,9 @@ export function SqlConsole({
     queries.find((q) => q.name === initialName) ?? null,
   );
   const [params, setParams] = useState<Record<string, string>>(initialParams);
-  const [sql, setSql] = useState('SELECT class, source, count() AS failures\nFROM failures\nGROUP BY class, source\nORDER BY failures DESC');
+  const [sql, setSql] = useState(
+    'SELECT class, source, count() AS failures\nFROM failures\nGROUP BY class, source\nORDER BY failures DESC',
+  );
   const [result, setResult] = useState<Result | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -47,7 +49,11 @@ export function SqlConsole({
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch('/api/sql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch('/api/sql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const json = await res.json();
       if (!res.ok) {
         setResult(null);
@@ -73,7 +79,15 @@ export function SqlConsole({
 
   function downloadCsv() {
     if (!result) return;
-    const blob = new Blob([toCsv(result.columns.map((c) => c.name), result.rows)], { type: 'text/csv' });
+    const blob = new Blob(
+      [
+        toCsv(
+          result.columns.map((c) => c.name),
+          result.rows,
+        ),
+      ],
+      { type: 'text/csv' },
+    );
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = `${selected?.name.replace(/\//g, '-') ?? 'query'}.csv`;
@@ -88,7 +102,13 @@ export function SqlConsole({
         <ul className="named-list">
           {queries.map((q) => (
             <li key={q.name}>
-              <button type="button" data-testid={`named-${q.name}`} aria-pressed={selected?.name === q.name} onClick={() => setSelected(q)} title={q.description}>
+              <button
+                type="button"
+                data-testid={`named-${q.name}`}
+                aria-pressed={selected?.name === q.name}
+                onClick={() => setSelected(q)}
+                title={q.description}
+              >
                 <code>{q.name}</code>
               </button>
             </li>
@@ -128,9 +148,17 @@ export function SqlConsole({
         ) : null}
         <section className="panel">
           <h2>
-            Read-only SQL <span className="muted">ClickHouse readonly · at most {maxRows.toLocaleString('en-US')} rows · {maxSeconds}s</span>
+            Read-only SQL{' '}
+            <span className="muted">
+              ClickHouse readonly · at most {maxRows.toLocaleString('en-US')} rows · {maxSeconds}s
+            </span>
           </h2>
-          <textarea data-testid="sql-editor" value={sql} onChange={(e) => setSql(e.target.value)} spellCheck={false} />
+          <textarea
+            data-testid="sql-editor"
+            value={sql}
+            onChange={(e) => setSql(e.target.value)}
+            spellCheck={false}
+          />
           <button type="button" data-testid="run-sql" disabled={busy} onClick={() => run({ sql })}>
             Run SQL
           </button>
@@ -143,7 +171,8 @@ export function SqlConsole({
         {result ? (
           <section className="panel" data-testid="sql-result">
             <p className="muted">
-              <span data-testid="sql-row-count">{result.rows.length}</span> rows{result.truncated ? ' (truncated at the row limit)' : ''} in {result.elapsedMs} ms{' '}
+              <span data-testid="sql-row-count">{result.rows.length}</span> rows
+              {result.truncated ? ' (truncated at the row limit)' : ''} in {result.elapsedMs} ms{' '}
               <button type="button" data-testid="download-csv" onClick={downloadCsv}>
                 Download CSV
               </button>
@@ -165,13 +194,19 @@ export function SqlConsole({
                     <tr key={i}>
                       {result.columns.map((c) => {
                         const v = row[c.name];
-                        return <td key={c.name}>{typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '')}</td>;
+                        return (
+                          <td key={c.name}>
+                            {typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '')}
+                          </td>
+                        );
                       })}
                     </tr>
                   ))}
                 </tbody>
               </table>
-              {result.rows.length > 1000 ? <p className="muted">First 1,000 rows shown; the CSV has all {result.rows.length}.</p> : null}
+              {result.rows.length > 1000 ? (
+                <p className="muted">First 1,000 rows shown; the CSV has all {result.rows.length}.</p>
+              ) : null}
             </div>
           </section>
         ) : null}

@@ -18,7 +18,11 @@ export async function DBBudgetChart({ params }: { params: DashboardParams }) {
       <h2 id="budget-title">
         Error budget per service <span className="muted">SLO {params.slo}% of outbound calls succeed</span>
       </h2>
-      {budgets.length === 0 ? <p className="muted">No outbound calls in this range.</p> : <HdxBudgetChart data={bars} />}
+      {budgets.length === 0 ? (
+        <p className="muted">No outbound calls in this range.</p>
+      ) : (
+        <HdxBudgetChart data={bars} />
+      )}
       <table data-testid="budget-table">
         <thead>
           <tr>

@@ -37,11 +37,19 @@ export async function DBClassSourceMatrix({ params }: { params: DashboardParams 
                 </th>
                 {sources.map((src) => {
                   const cell = matrix.find((r) => r.class === cls && r.source === src);
-                  if (!cell) return <td key={src} className="muted">—</td>;
+                  if (!cell)
+                    return (
+                      <td key={src} className="muted">
+                        —
+                      </td>
+                    );
                   return (
                     <td key={src} data-testid={`matrix-${cls}-${src}`} data-failures={cell.failures}>
                       <Link
-                        href={sqlConsoleHref('dashboard/failures_by_class', params, { class: cls, source: src })}
+                        href={sqlConsoleHref('dashboard/failures_by_class', params, {
+                          class: cls,
+                          source: src,
+                        })}
                       >
                         <strong>{formatCount(cell.failures)}</strong>
                       </Link>

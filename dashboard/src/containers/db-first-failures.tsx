@@ -25,7 +25,13 @@ export async function DBFirstFailures({ params }: { params: DashboardParams }) {
           <tbody>
             {rows.map((r) => (
               <tr key={`${r.class}/${r.source}`}>
-                <td>{r.class === 'none recorded' ? <span className="muted">none recorded</span> : <ClassBadge value={r.class} />}</td>
+                <td>
+                  {r.class === 'none recorded' ? (
+                    <span className="muted">none recorded</span>
+                  ) : (
+                    <ClassBadge value={r.class} />
+                  )}
+                </td>
                 <td>{r.source}</td>
                 <td>{formatCount(r.failedWorkflows)}</td>
                 <td>{formatPercent(total ? r.failedWorkflows / total : 0)}</td>

@@ -20,7 +20,8 @@ export async function DBHeadline({ params }: { params: DashboardParams }) {
         <p>
           <ClassBadge value={h.class} /> failures from <strong>{h.source}</strong> consumed{' '}
           <strong>{formatPercent(h.budgetShare)}</strong> of the error budget {rangeText(params)}:{' '}
-          {formatCount(h.failures)} of {formatCount(h.totalFailures)} failures ({formatPercent(h.failureShare)}).
+          {formatCount(h.failures)} of {formatCount(h.totalFailures)} failures (
+          {formatPercent(h.failureShare)}).
         </p>
       ) : (
         <p>No failures {rangeText(params)}.</p>

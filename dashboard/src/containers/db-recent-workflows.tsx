@@ -5,7 +5,13 @@ import { formatDurationNs, formatTimeUtc } from '../lib/format';
 import { loadRecentWorkflows } from '../server/workflow-data';
 
 /** Newest workflows with steps and outcome; each links to its request view. */
-export async function DBRecentWorkflows({ params, failedOnly }: { params: DashboardParams; failedOnly: boolean }) {
+export async function DBRecentWorkflows({
+  params,
+  failedOnly,
+}: {
+  params: DashboardParams;
+  failedOnly: boolean;
+}) {
   const rows = await loadRecentWorkflows(params, failedOnly);
   return (
     <table data-testid="recent-workflows">
@@ -43,7 +49,8 @@ export async function DBRecentWorkflows({ params, failedOnly }: { params: Dashbo
             <td>
               {w.firstFailureClass ? (
                 <>
-                  <ClassBadge value={w.firstFailureClass} /> {w.firstFailureSource} <code>{w.firstFailureCode}</code>
+                  <ClassBadge value={w.firstFailureClass} /> {w.firstFailureSource}{' '}
+                  <code>{w.firstFailureCode}</code>
                 </>
               ) : null}
             </td>

@@ -15,7 +15,8 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
           retries <strong data-testid="retry-count">{formatCount(summary.retries)}</strong>
         </div>
         <div className="stat">
-          share of outbound calls <strong>{formatPercent(summary.calls ? summary.retries / summary.calls : 0)}</strong>
+          share of outbound calls{' '}
+          <strong>{formatPercent(summary.calls ? summary.retries / summary.calls : 0)}</strong>
         </div>
         <div className="stat">
           retries that failed again <strong>{formatCount(summary.failedRetries)}</strong>
@@ -41,7 +42,13 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
           <tbody>
             {rows.map((r) => (
               <tr key={r.afterClass}>
-                <td>{r.afterClass === 'after success' ? <span className="muted">no failed predecessor</span> : <ClassBadge value={r.afterClass} />}</td>
+                <td>
+                  {r.afterClass === 'after success' ? (
+                    <span className="muted">no failed predecessor</span>
+                  ) : (
+                    <ClassBadge value={r.afterClass} />
+                  )}
+                </td>
                 <td>{formatCount(r.retries)}</td>
                 <td>{formatCount(r.succeeded)}</td>
                 <td>{formatPercent(r.retries ? r.succeeded / r.retries : 0)}</td>
@@ -53,8 +60,9 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
           </tbody>
         </table>
         <p className="muted">
-          Retries of validation, authentication or permanent failures rarely succeed: they spend budget without
-          helping. <Link href={sqlConsoleHref('dashboard/retries_by_class', params)}>Open as a query</Link>
+          Retries of validation, authentication or permanent failures rarely succeed: they spend budget
+          without helping.{' '}
+          <Link href={sqlConsoleHref('dashboard/retries_by_class', params)}>Open as a query</Link>
         </p>
       </section>
     </>

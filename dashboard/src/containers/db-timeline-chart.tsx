@@ -20,14 +20,21 @@ export async function DBTimelineChart({ params }: { params: DashboardParams }) {
   return (
     <section className="panel" aria-labelledby="timeline-title">
       <h2 id="timeline-title">
-        Failures over time <span className="muted">per {params.range.bucketS / 60} min, stacked by class</span>
+        Failures over time{' '}
+        <span className="muted">per {params.range.bucketS / 60} min, stacked by class</span>
       </h2>
       <ClassLegend />
-      {bars.length === 0 ? <p className="muted">No failures in this range.</p> : <HdxTimelineChart data={bars} />}
+      {bars.length === 0 ? (
+        <p className="muted">No failures in this range.</p>
+      ) : (
+        <HdxTimelineChart data={bars} />
+      )}
       <details>
         <summary>Rows behind this chart</summary>
         <p>
-          <Link href={sqlConsoleHref('dashboard/overview_timeline', params, { bucket: params.range.bucketS })}>
+          <Link
+            href={sqlConsoleHref('dashboard/overview_timeline', params, { bucket: params.range.bucketS })}
+          >
             Open as a query in the SQL console
           </Link>
         </p>

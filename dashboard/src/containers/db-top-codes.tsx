@@ -35,7 +35,12 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
                 <code>{c.code}</code>
               </td>
               <td>
-                <Link href={sqlConsoleHref('dashboard/failures_by_class', params, { class: c.class, source: c.source })}>
+                <Link
+                  href={sqlConsoleHref('dashboard/failures_by_class', params, {
+                    class: c.class,
+                    source: c.source,
+                  })}
+                >
                   {formatCount(c.failures)}
                 </Link>
               </td>

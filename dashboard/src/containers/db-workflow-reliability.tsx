@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { type CompoundingPoint, HdxCompoundingChart } from '../components/hdx-compounding-chart';
-import type { DashboardParams } from '../lib/dashboard-params';
 import { predictedEndToEnd, stepReliability } from '../lib/compounding';
+import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatPercent } from '../lib/format';
 import { sqlConsoleHref } from '../server/sql-links';
 import { loadWorkflowSummary, loadWorkflowsBySteps } from '../server/workflow-data';
@@ -42,14 +42,21 @@ export async function DBWorkflowReliability({ params }: { params: DashboardParam
         <h2 id="compounding-title">
           End-to-end success by workflow length{' '}
           <span className="muted">
-            at {formatPercent(perStep)} per step, 20 steps succeed {formatPercent(predictedEndToEnd(perStep, 20))} of the time
+            at {formatPercent(perStep)} per step, 20 steps succeed{' '}
+            {formatPercent(predictedEndToEnd(perStep, 20))} of the time
           </span>
         </h2>
-        {points.length === 0 ? <p className="muted">No workflows in this range.</p> : <HdxCompoundingChart data={points} />}
+        {points.length === 0 ? (
+          <p className="muted">No workflows in this range.</p>
+        ) : (
+          <HdxCompoundingChart data={points} />
+        )}
         <details>
           <summary>Rows behind this chart</summary>
           <p>
-            <Link href={sqlConsoleHref('dashboard/workflows_by_steps', params, {})}>Open as a query in the SQL console</Link>
+            <Link href={sqlConsoleHref('dashboard/workflows_by_steps', params, {})}>
+              Open as a query in the SQL console
+            </Link>
           </p>
           <table>
             <thead>

@@ -29,7 +29,9 @@ export function defaultSlo(env: NodeJS.ProcessEnv = process.env): number {
 function parseSlo(raw: string, name: string): number {
   const slo = Number(raw);
   if (!Number.isFinite(slo) || slo <= 0 || slo >= 100) {
-    throw new RangeError(`${name}=${raw} is not an SLO target: give a percentage between 0 and 100, e.g. 99.5.`);
+    throw new RangeError(
+      `${name}=${raw} is not an SLO target: give a percentage between 0 and 100, e.g. 99.5.`,
+    );
   }
   return slo;
 }
@@ -39,7 +41,9 @@ const NAME_RE = /^[\w.:/@-]{0,200}$/;
 function parseName(sp: SearchParams, key: string): string {
   const value = single(sp, key) ?? '';
   if (!NAME_RE.test(value)) {
-    throw new RangeError(`"${key}" must be a plain name (letters, digits, . _ - : / @), got ${JSON.stringify(value)}.`);
+    throw new RangeError(
+      `"${key}" must be a plain name (letters, digits, . _ - : / @), got ${JSON.stringify(value)}.`,
+    );
   }
   return value;
 }
@@ -48,7 +52,10 @@ function parseName(sp: SearchParams, key: string): string {
 export function parseDashboardParams(sp: SearchParams, nowMs: number = Date.now()): DashboardParams {
   const sloRaw = single(sp, 'slo');
   return {
-    range: parseTimeRange({ range: single(sp, 'range'), from: single(sp, 'from'), to: single(sp, 'to') }, nowMs),
+    range: parseTimeRange(
+      { range: single(sp, 'range'), from: single(sp, 'from'), to: single(sp, 'to') },
+      nowMs,
+    ),
     service: parseName(sp, 'service'),
     source: parseName(sp, 'source'),
     slo: sloRaw === undefined || sloRaw === '' ? defaultSlo() : parseSlo(sloRaw, 'slo'),

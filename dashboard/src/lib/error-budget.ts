@@ -42,7 +42,8 @@ export function computeBudgets(rows: BudgetInputRow[], sloPercent: number): Serv
   const budgets = [...byService].map(([service, e]): ServiceBudget => {
     const allowedFailures = e.calls * allowedRate;
     const consumedByClass: Record<string, number> = {};
-    for (const [cls, n] of Object.entries(e.byClass)) consumedByClass[cls] = allowedFailures > 0 ? n / allowedFailures : 0;
+    for (const [cls, n] of Object.entries(e.byClass))
+      consumedByClass[cls] = allowedFailures > 0 ? n / allowedFailures : 0;
     const errorRate = e.calls > 0 ? e.failures / e.calls : 0;
     return {
       service,

@@ -1,4 +1,4 @@
-import { filterQueryParams, type DashboardParams } from '../lib/dashboard-params';
+import { type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
 import {
   type BudgetInputRow,
   computeBudgets,

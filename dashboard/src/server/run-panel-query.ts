@@ -9,15 +9,22 @@ import { getStore } from './store';
 export const runPanelQuery = cache(
   async (name: string, paramsJson: string): Promise<Record<string, unknown>[]> => {
     const store = await getStore();
-    const result = await store.runNamed<Record<string, unknown>>(`dashboard/${name}`, JSON.parse(paramsJson), {
-      maxExecutionSeconds: 20,
-    });
+    const result = await store.runNamed<Record<string, unknown>>(
+      `dashboard/${name}`,
+      JSON.parse(paramsJson),
+      {
+        maxExecutionSeconds: 20,
+      },
+    );
     return result.rows;
   },
 );
 
 /** Params are serialized so cache() compares them by value. */
-export function panelQuery(name: string, params: Record<string, unknown>): Promise<Record<string, unknown>[]> {
+export function panelQuery(
+  name: string,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown>[]> {
   return runPanelQuery(name, JSON.stringify(params));
 }
 

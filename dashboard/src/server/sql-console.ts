@@ -31,7 +31,8 @@ export interface ConsoleResult {
 
 /** Checks the JSON body of a console request; throws TypeError saying what is wrong. */
 export function parseConsoleRequest(body: unknown): ConsoleRequest {
-  if (typeof body !== 'object' || body === null) throw new TypeError('Send a JSON object: {"sql": "SELECT …"} or {"name": "…", "params": {…}}.');
+  if (typeof body !== 'object' || body === null)
+    throw new TypeError('Send a JSON object: {"sql": "SELECT …"} or {"name": "…", "params": {…}}.');
   const b = body as Record<string, unknown>;
   if (typeof b.name === 'string') {
     const params = b.params ?? {};
@@ -41,7 +42,9 @@ export function parseConsoleRequest(body: unknown): ConsoleRequest {
     return { mode: 'named', name: b.name, params: params as Record<string, unknown> };
   }
   if (typeof b.sql === 'string') return { mode: 'sql', sql: b.sql };
-  throw new TypeError('Send {"sql": "SELECT …"} for a statement, or {"name": "dashboard/…", "params": {…}} for a named query.');
+  throw new TypeError(
+    'Send {"sql": "SELECT …"} for a statement, or {"name": "dashboard/…", "params": {…}} for a named query.',
+  );
 }
 
 /**
@@ -57,11 +60,15 @@ export async function runConsole(req: ConsoleRequest, signal?: AbortSignal): Pro
           maxExecutionSeconds: CONSOLE_MAX_SECONDS,
           signal,
         })
-      : await store.runReadOnly<Record<string, unknown>>(req.sql, {}, {
-          maxRows: CONSOLE_MAX_ROWS,
-          maxExecutionSeconds: CONSOLE_MAX_SECONDS,
-          signal,
-        });
+      : await store.runReadOnly<Record<string, unknown>>(
+          req.sql,
+          {},
+          {
+            maxRows: CONSOLE_MAX_ROWS,
+            maxExecutionSeconds: CONSOLE_MAX_SECONDS,
+            signal,
+          },
+        );
   const truncated = Boolean(result.truncated) || result.rows.length > CONSOLE_MAX_ROWS;
   return {
     columns: result.meta,

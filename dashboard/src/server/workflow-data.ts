@@ -45,7 +45,11 @@ export interface FirstFailure {
 
 export async function loadFirstFailures(p: DashboardParams): Promise<FirstFailure[]> {
   const rows = await panelQuery('workflows_first_failure', base(p));
-  return rows.map((r) => ({ class: str(r.first_class), source: str(r.first_source), failedWorkflows: num(r.failed_workflows) }));
+  return rows.map((r) => ({
+    class: str(r.first_class),
+    source: str(r.first_source),
+    failedWorkflows: num(r.failed_workflows),
+  }));
 }
 
 export interface WorkflowRow {
@@ -63,7 +67,11 @@ export interface WorkflowRow {
   firstFailureCode: string;
 }
 
-export async function loadRecentWorkflows(p: DashboardParams, failedOnly: boolean, limit = 50): Promise<WorkflowRow[]> {
+export async function loadRecentWorkflows(
+  p: DashboardParams,
+  failedOnly: boolean,
+  limit = 50,
+): Promise<WorkflowRow[]> {
   const rows = await panelQuery('workflows_recent', { ...base(p), failed_only: failedOnly, limit });
   return rows.map((r) => ({
     correlationId: str(r.correlation_id),

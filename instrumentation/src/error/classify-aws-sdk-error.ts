@@ -128,8 +128,50 @@ export function isAwsSdkError(err: unknown): boolean {
   return fault === 'client' || fault === 'server' || read(err, '$metadata') !== undefined;
 }
 
+/** @smithy/property-provider's errors: no service call happened, the credentials chain failed. */
+const CREDENTIAL_CHAIN = new Set(['CredentialsProviderError', 'TokenProviderError']);
+
+/**
+ * aws-sdk v2 (still common): AWS.util.error puts the service's error name in `code`, plus
+ * `statusCode`, `retryable`, `requestId`, `time`. Its own client-side codes are listed here.
+ */
+const V2_CLIENT: Record<string, ErrorClass> = {
+  NetworkingError: 'transient',
+  TimeoutError: 'transient',
+  UnknownEndpoint: 'transient',
+  CredentialsError: 'authentication',
+};
+
+export function classifyAwsV2Error(err: unknown): Verdict | null {
+  const code = readString(err, 'code');
+  if (code === undefined) return null;
+  const retryable = read(err, 'retryable');
+  const status = readHttpStatus(err, 'statusCode');
+  const looksV2 = typeof retryable === 'boolean' && (readString(err, 'requestId') !== undefined || read(err, 'time') instanceof Date);
+  if (!looksV2) return null;
+  let cls: ErrorClass | undefined;
+  if (THROTTLING.has(code) || status === 429) cls = 'rate_limit';
+  else cls = BY_NAME[code] ?? V2_CLIENT[code];
+  if (cls === undefined) {
+    if (retryable === true) cls = 'transient';
+    else if (status !== undefined && status >= 400) cls = classForStatus(status) ?? 'permanent';
+    else return null;
+  }
+  const raw: Record<string, unknown> = { code, retryable };
+  if (status !== undefined) raw.statusCode = status;
+  const requestId = readString(err, 'requestId');
+  if (requestId !== undefined) raw.requestId = requestId;
+  return { class: cls, code, source: 'sdk', raw };
+}
+
 export function classifyAwsSdkError(err: unknown): Verdict | null {
-  if (!isAwsSdkError(err)) return null;
+  if (!isAwsSdkError(err)) {
+    const chainName = readString(err, 'name');
+    if (chainName !== undefined && CREDENTIAL_CHAIN.has(chainName)) {
+      return { class: 'authentication', code: chainName, source: 'sdk', raw: { name: chainName } };
+    }
+    return classifyAwsV2Error(err);
+  }
   const fault = read(err, '$fault');
   const name = readString(err, 'name') ?? 'UnknownError';
   // Network errors reach the caller with $metadata ({ attempts, totalRetryDelay }) but no $fault:

@@ -1,13 +1,16 @@
-import { createEnvelope } from '../envelope.js';
+import { createEnvelope, MAX_MESSAGE_CHARS } from '../envelope.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
-import type { ClassifyContext, Envelope } from '../types.js';
+import { boundedText } from '../raw.js';
+import type { ClassifyContext, Envelope, JsonValue } from '../types.js';
 import { classifyAwsSdkError } from './classify-aws-sdk-error.js';
 import { classifyGrpcError } from './classify-grpc-error.js';
+import { classifyKafkaError } from './classify-kafka-error.js';
 import { classifyMongodbError } from './classify-mongodb-error.js';
 import { classifyMssqlAggregate, classifyMssqlError } from './classify-mssql-error.js';
 import { classifyMysqlError } from './classify-mysql-error.js';
 import { classifyNodeSystemError } from './classify-node-system-error.js';
-import { classifyPostgresError } from './classify-postgres-error.js';
+import { classifyPgClientMessage, classifyPostgresError } from './classify-postgres-error.js';
+import { classifyPrismaError } from './classify-prisma-error.js';
 import { classifyRedisError } from './classify-redis-error.js';
 import {
   type ClassifyResponse,
@@ -17,7 +20,7 @@ import {
 } from './classify-sdk-http-error.js';
 import { classifyUndiciError, isFetchFailure } from './classify-undici-error.js';
 import { normalizeUnknown } from './normalize-unknown.js';
-import { isObjectLike, read, readCode, readHttpStatus, readString } from './safe-read.js';
+import { errorName, isObjectLike, read, readCode, readHttpStatus, readString } from './safe-read.js';
 import type { Verdict } from './verdict.js';
 
 /** Wrappers (ORMs, connectors, fetch) keep the driver's error under one of these keys. */
@@ -38,7 +41,7 @@ const classifyResponse: ClassifyResponse = (res) =>
   classifyHttpResponse(res as Parameters<typeof classifyHttpResponse>[0]);
 
 /** Typed families, most specific first; ctx.system only widens what a family accepts. */
-function classifyTyped(err: unknown, ctx: ClassifyContext | undefined): Verdict | null {
+function classifyTyped(err: unknown, ctx: ClassifyContext | undefined, name: string): Verdict | null {
   return (
     classifyAwsSdkError(err) ??
     classifyPostgresError(err, ctx) ??
@@ -47,8 +50,21 @@ function classifyTyped(err: unknown, ctx: ClassifyContext | undefined): Verdict 
     classifyMongodbError(err, ctx) ??
     classifyRedisError(err, ctx) ??
     classifyGrpcError(err, ctx) ??
-    classifySdkNoResponse(err)
+    classifyPrismaError(err, name) ??
+    classifyKafkaError(err, name) ??
+    classifyPgClientMessage(err) ??
+    classifySdkNoResponse(err, name)
   );
+}
+
+/**
+ * A libuv/DNS error (string `code` plus `syscall`) that no SDK decorated: no typed family claims
+ * those codes, so the allowlist answers at once instead of after every family has looked.
+ */
+function socketFastPath(err: unknown): Verdict | null {
+  if (typeof read(err, 'syscall') !== 'string' || read(err, '$metadata') !== undefined) return null;
+  if (read(err, 'response') !== undefined || read(err, 'isAxiosError') === true) return null;
+  return classifyNodeSystemError(err);
 }
 
 /** Joins a wrapper's message with its cause's unless one already contains the other. */
@@ -98,10 +114,13 @@ function fromAggregate(err: unknown, ctx: ClassifyContext | undefined, seen: unk
 function classifyValue(err: unknown, ctx: ClassifyContext | undefined, seen: unknown[]): Verdict | null {
   if (!isObjectLike(err) || seen.length > MAX_CAUSE_DEPTH) return null;
   seen.push(err);
-  const typed = classifyTyped(err, ctx);
+  const fast = socketFastPath(err);
+  if (fast !== null) return fast;
+  const name = errorName(err) ?? '';
+  const typed = classifyTyped(err, ctx, name);
   if (typed !== null) return typed;
 
-  const embedded = findEmbeddedHttp(err, ctx);
+  const embedded = findEmbeddedHttp(err, ctx, name);
   if (embedded !== null) {
     const verdict = classifyEmbeddedHttp(err, embedded, classifyResponse);
     if (verdict !== null) return verdict;
@@ -126,17 +145,21 @@ function classifyValue(err: unknown, ctx: ClassifyContext | undefined, seen: unk
   if (status !== undefined) {
     const env = classifyResponse({ status });
     if (env !== null) {
-      return {
-        class: env.class,
-        code: env.code,
-        source: 'http',
-        retryable: env.retryable,
-        retryAfter: env.retry_after,
-        raw: { name: readString(err, 'name') ?? 'Error', status },
-      };
+      const { class: cls, code, retryable, retry_after: retryAfter } = env;
+      return { class: cls, code, source: 'http', retryable, retryAfter, raw: {}, http: env };
     }
   }
-  return fromCauses(err, ctx, seen);
+  return fromCauses(err, ctx, seen) ?? fromRetryFlag(err, name);
+}
+
+/**
+ * Last typed signal: a library's own `retryable` / `retriable` verdict (aws-sdk v2, KafkaJS-like
+ * clients, many in-house SDKs). Only `true` says anything; `false` leaves the permanent default.
+ */
+function fromRetryFlag(err: unknown, name: string): Verdict | null {
+  if (read(err, 'retryable') !== true && read(err, 'retriable') !== true) return null;
+  const code = readCode(err) ?? readString(err, 'type') ?? (name || 'Error');
+  return { class: 'transient', code, source: 'unknown', raw: { name, code } };
 }
 
 function sourceFor(verdict: Verdict, ctx: ClassifyContext | undefined): string {
@@ -144,6 +167,30 @@ function sourceFor(verdict: Verdict, ctx: ClassifyContext | undefined): string {
   // A socket error met by a database client is the database's failure to the on-call reader.
   if (verdict.source === 'network' && ctx?.system && DB_SYSTEMS.has(ctx.system)) return 'db';
   return verdict.source;
+}
+
+/**
+ * Reuses the envelope classifyHttpResponse built (already redacted and bounded) rather than
+ * building a second one: only source, code, message and the error's name change.
+ */
+function patchHttpEnvelope(env: Envelope, verdict: Verdict, err: unknown, ctx: ClassifyContext | undefined): Envelope {
+  const text = verdict.message ?? readString(err, 'message');
+  const retryable = verdict.retryable ?? env.retryable;
+  const after = verdict.retryAfter;
+  let raw: JsonValue = env.raw;
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+    raw = { name: boundedText(errorName(err) ?? 'Error', 128), ...raw };
+  }
+  return {
+    class: verdict.class,
+    source: sourceFor(verdict, ctx),
+    code: verdict.code,
+    message: text ? boundedText(text, MAX_MESSAGE_CHARS) : env.message,
+    retryable,
+    retry_after: retryable && typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : null,
+    correlation_id: typeof ctx?.correlationId === 'string' ? ctx.correlationId : '',
+    raw,
+  };
 }
 
 function toEnvelope(err: unknown, ctx: ClassifyContext | undefined, verdict: Verdict | null): Envelope {
@@ -160,6 +207,7 @@ function toEnvelope(err: unknown, ctx: ClassifyContext | undefined, verdict: Ver
       raw: unknown.raw,
     });
   }
+  if (verdict.http !== undefined) return patchHttpEnvelope(verdict.http, verdict, err, ctx);
   return createEnvelope({
     class: verdict.class,
     source: sourceFor(verdict, ctx),

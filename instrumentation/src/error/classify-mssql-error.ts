@@ -37,7 +37,7 @@ const BY_NUMBER: Record<number, ErrorClass> = {
   10929: 'transient', // resource governance minimum not guaranteed
   40143: 'transient',
   40197: 'transient', // service error processing the request
-  40501: 'transient', // service is currently busy
+  40501: 'rate_limit', // engine throttling: "service is busy, retry after 10 seconds"
   40540: 'transient',
   40549: 'transient', // session terminated: long-running transaction
   40550: 'transient', // session terminated: too many locks
@@ -91,11 +91,11 @@ const BY_NUMBER: Record<number, ErrorClass> = {
   // Statement errors.
   102: 'validation', // incorrect syntax
   156: 'validation', // incorrect syntax near keyword
-  207: 'validation', // invalid column name
-  208: 'validation', // invalid object name
+  207: 'permanent', // invalid column name: the schema is not what the batch assumes
+  208: 'permanent', // invalid object name
   201: 'validation', // procedure expects a parameter
   8144: 'validation', // too many arguments
-  2812: 'validation', // could not find stored procedure
+  2812: 'permanent', // could not find stored procedure
   137: 'validation', // must declare the scalar variable
 };
 

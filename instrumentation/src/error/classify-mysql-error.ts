@@ -95,18 +95,18 @@ const BY_ERRNO: Record<number, ErrorClass> = {
   1136: 'validation', // ER_WRONG_VALUE_COUNT_ON_ROW
   1242: 'validation', // ER_SUBQUERY_NO_1_ROW
   // Statement errors: syntax, unknown objects, wrong arguments.
-  1054: 'validation', // ER_BAD_FIELD_ERROR
+  1054: 'permanent', // ER_BAD_FIELD_ERROR: unknown column, same as an unknown table
   1052: 'validation', // ER_NON_UNIQ_ERROR
   1064: 'validation', // ER_PARSE_ERROR
   1149: 'validation', // ER_SYNTAX_ERROR
-  1146: 'validation', // ER_NO_SUCH_TABLE
+  1146: 'permanent', // ER_NO_SUCH_TABLE: the schema is not what the statement assumes
   1210: 'validation', // ER_WRONG_ARGUMENTS
   1241: 'validation', // ER_OPERAND_COLUMNS
   1055: 'validation', // ER_WRONG_FIELD_WITH_GROUP
   1111: 'validation', // ER_INVALID_GROUP_FUNC_USE
   1093: 'validation', // ER_UPDATE_TABLE_USED
   1153: 'validation', // ER_NET_PACKET_TOO_LARGE: the statement exceeds max_allowed_packet
-  1305: 'validation', // ER_SP_DOES_NOT_EXIST
+  1305: 'permanent', // ER_SP_DOES_NOT_EXIST
   1318: 'validation', // ER_SP_WRONG_NO_OF_ARGS
   1582: 'validation', // ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT
   1584: 'validation', // ER_WRONG_PARAMETERS_TO_STORED_FCT
@@ -148,8 +148,10 @@ const SYSTEMS = new Set(['mysql', 'mariadb']);
 
 export function isMysqlError(err: unknown, ctx: ClassifyContext | undefined): boolean {
   if (readString(err, 'sqlState') !== undefined || readString(err, 'sqlMessage') !== undefined) return true;
-  if (!SYSTEMS.has(ctx?.system ?? '')) return false;
   const code = read(err, 'code');
+  // mysql2's and mysql's PROTOCOL_* codes are theirs alone.
+  if (typeof code === 'string' && code.startsWith('PROTOCOL_') && code in BY_CLIENT_CODE) return true;
+  if (!SYSTEMS.has(ctx?.system ?? '')) return false;
   const errno = readNumber(err, 'errno');
   return (errno !== undefined && errno > 0) || (typeof code === 'string' && code in BY_CLIENT_CODE);
 }

@@ -19,6 +19,11 @@ const EXACT: Record<string, ErrorClass> = {
   '25P04': 'transient', // transaction_timeout (PostgreSQL 17)
   '40002': 'validation', // transaction_integrity_constraint_violation: a deferred constraint failed
   '42501': 'authentication', // insufficient_privilege
+  // Undefined objects: the schema is not what the statement assumes; like a 404, replan.
+  '42P01': 'permanent', // undefined_table
+  '42703': 'permanent', // undefined_column
+  '42704': 'permanent', // undefined_object
+  '42883': 'permanent', // undefined_function
   '55006': 'transient', // object_in_use
   '55P03': 'transient', // lock_not_available (NOWAIT / lock_timeout)
   '57P04': 'permanent', // database_dropped
@@ -64,6 +69,30 @@ const RAW_KEYS = [
   'routine',
   'position',
 ];
+
+/**
+ * pg and pg-pool reject with plain Errors (no code) when the connection, not the statement,
+ * failed; the texts are theirs (pg lib/client.js, pg-pool index.js), so each gets a stable code.
+ */
+const BY_MESSAGE: Record<string, [ErrorClass, string]> = {
+  'Connection terminated unexpectedly': ['transient', 'CONNECTION_TERMINATED'],
+  'Connection terminated': ['transient', 'CONNECTION_TERMINATED'],
+  'Connection terminated due to connection timeout': ['transient', 'CONNECTION_TIMEOUT'],
+  'timeout exceeded when trying to connect': ['transient', 'POOL_CONNECT_TIMEOUT'],
+  'Query read timeout': ['transient', 'QUERY_READ_TIMEOUT'],
+  'timeout expired': ['transient', 'CONNECT_TIMEOUT'],
+  'Client has encountered a connection error and is not queryable': ['transient', 'CONNECTION_ERROR'],
+  'Client was closed and is not queryable': ['permanent', 'CLIENT_CLOSED'],
+  'Cannot use a pool after calling end on the pool': ['permanent', 'POOL_ENDED'],
+};
+
+/** pg's connection-level failures, recognised by their exact text. */
+export function classifyPgClientMessage(err: unknown): Verdict | null {
+  const message = readString(err, 'message');
+  const known = message === undefined ? undefined : BY_MESSAGE[message];
+  if (known === undefined) return null;
+  return { class: known[0], code: known[1], source: 'db', raw: { name: readString(err, 'name') ?? 'Error' } };
+}
 
 export function classifyPostgresCode(sqlstate: string): ErrorClass {
   return EXACT[sqlstate] ?? BY_CLASS[sqlstate.slice(0, 2)] ?? 'permanent';

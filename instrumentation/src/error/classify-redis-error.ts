@@ -6,7 +6,8 @@ import type { Verdict } from './verdict.js';
  * Redis through ioredis (ReplyError from redis-errors, MaxRetriesPerRequestError…) and node-redis
  * (ErrorReply / SimpleError, SocketClosedUnexpectedlyError…). A server reply error's first word is
  * its code: "WRONGTYPE Operation against a key…", "NOAUTH Authentication required.".
- * Code rule: that prefix ("WRONGTYPE"); for client-side errors, the error's name.
+ * Code rule: that prefix ("WRONGTYPE"); for client-side errors, the error's name, or for
+ * ioredis's plain-Error rejections a fixed code per message ("CONNECTION_CLOSED").
  */
 
 const BY_PREFIX: Record<string, ErrorClass> = {
@@ -59,13 +60,16 @@ const BY_NAME: Record<string, ErrorClass> = {
   ClientClosedError: 'permanent', // the application closed the client
 };
 
-/** ioredis rejects pending commands with plain Errors carrying these messages. */
-const BY_MESSAGE: Record<string, ErrorClass> = {
-  'Connection is closed.': 'transient',
-  'Command timed out': 'transient',
-  'None of startup nodes is available': 'transient',
-  'Cluster is disconnected.': 'transient',
-  'Failed to refresh slots cache.': 'transient',
+/**
+ * ioredis rejects pending commands with plain Errors carrying these messages; their name is just
+ * "Error", so each gets a stable code of its own.
+ */
+const BY_MESSAGE: Record<string, [ErrorClass, string]> = {
+  'Connection is closed.': ['transient', 'CONNECTION_CLOSED'],
+  'Command timed out': ['transient', 'COMMAND_TIMEOUT'],
+  'None of startup nodes is available': ['transient', 'CLUSTER_NO_STARTUP_NODES'],
+  'Cluster is disconnected.': ['transient', 'CLUSTER_DISCONNECTED'],
+  'Failed to refresh slots cache.': ['transient', 'CLUSTER_SLOTS_REFRESH_FAILED'],
 };
 
 const REPLY_NAMES = new Set(['ReplyError', 'ErrorReply', 'SimpleError', 'BlobError', 'RedisError']);
@@ -119,7 +123,7 @@ export function classifyRedisError(err: unknown, ctx: ClassifyContext | undefine
   }
   // The texts are ioredis's own and distinctive enough to trust without ctx.system.
   const byMessage = BY_MESSAGE[message];
-  if (byMessage !== undefined) return { class: byMessage, code: name || 'Error', source: 'db', raw };
+  if (byMessage !== undefined) return { class: byMessage[0], code: byMessage[1], source: 'db', raw };
   if (REPLY_NAMES.has(name))
     return { class: 'permanent', code: replyPrefix(message) ?? name, source: 'db', raw };
   return null;

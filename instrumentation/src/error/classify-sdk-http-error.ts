@@ -128,14 +128,23 @@ function fromResponse(response: unknown, source: string, vendorCode?: string): E
 }
 
 /** Finds the embedded response of a known SDK or client error; `null` when there is none. */
-export function findEmbeddedHttp(err: unknown, ctx: ClassifyContext | undefined): Embedded | null {
-  const name = errorName(err) ?? '';
+export function findEmbeddedHttp(
+  err: unknown,
+  ctx: ClassifyContext | undefined,
+  name: string = errorName(err) ?? '',
+): Embedded | null {
   const type = readString(err, 'type');
-  if (type !== undefined && type.startsWith('Stripe')) return stripe(err, type);
+  if (type?.startsWith('Stripe')) return stripe(err, type);
   if (name.startsWith('Stripe')) return stripe(err, name);
   if (isStainless(err, name)) return stainless(err);
   if (read(err, 'isAxiosError') === true) return fromResponse(read(err, 'response'), 'http');
-  if (name === 'GaxiosError' || (name === 'Error' && read(err, 'config') !== undefined && read(err, 'response') !== undefined && googleCode(read(read(err, 'response'), 'data')) !== undefined)) {
+  if (
+    name === 'GaxiosError' ||
+    (name === 'Error' &&
+      read(err, 'config') !== undefined &&
+      read(err, 'response') !== undefined &&
+      googleCode(read(read(err, 'response'), 'data')) !== undefined)
+  ) {
     return fromResponse(read(err, 'response'), 'sdk', googleCode(read(read(err, 'response'), 'data')));
   }
   if (name === 'RestError') {
@@ -151,6 +160,11 @@ export function findEmbeddedHttp(err: unknown, ctx: ClassifyContext | undefined)
       };
     }
     return embedded;
+  }
+  // @slack/web-api: a platform error is an HTTP 200 whose body says { ok: false, error }.
+  if (readString(err, 'code') === 'slack_webapi_platform_error') {
+    const data = read(err, 'data');
+    return { status: 200, headers: undefined, body: data, vendorCode: readString(data, 'error'), source: 'sdk' };
   }
   const fallbackSource = ctx?.source ?? 'http';
   const response = read(err, 'response');
@@ -169,12 +183,18 @@ export function findEmbeddedHttp(err: unknown, ctx: ClassifyContext | undefined)
 }
 
 /** Typed no-response failures of the SDKs above (connection errors, caller aborts, axios codes). */
-export function classifySdkNoResponse(err: unknown): Verdict | null {
-  const name = errorName(err) ?? '';
+export function classifySdkNoResponse(err: unknown, name: string = errorName(err) ?? ''): Verdict | null {
   const known = NO_RESPONSE[name];
   if (known !== undefined) return { class: known[0], code: name, source: known[1], raw: { name } };
   const code = readString(err, 'code');
   if (code === undefined) return null;
+  if (code === 'slack_webapi_rate_limited_error') {
+    // @slack/web-api reads Retry-After for us and keeps it as `retryAfter` (seconds), with no status.
+    const after = read(err, 'retryAfter');
+    const verdict: Verdict = { class: 'rate_limit', code, source: 'sdk', raw: { code } };
+    if (typeof after === 'number' && Number.isFinite(after) && after >= 0) verdict.retryAfter = after;
+    return verdict;
+  }
   if (read(err, 'isAxiosError') === true && code in AXIOS_CODES) {
     return { class: AXIOS_CODES[code] as ErrorClass, code, source: 'http', raw: { name, code } };
   }
@@ -192,23 +212,21 @@ export function classifyEmbeddedHttp(
 ): Verdict | null {
   const env = classifyResponse({ status: embedded.status, headers: embedded.headers, body: embedded.body });
   if (env === null) return null;
-  const raw: Record<string, unknown> = { name: errorName(err) ?? 'Error', status: embedded.status };
-  if (env.raw !== null && typeof env.raw === 'object' && !Array.isArray(env.raw)) {
-    for (const [k, v] of Object.entries(env.raw)) if (!(k in raw)) raw[k] = v;
-  }
   const verdict: Verdict = {
     class: env.class,
     code: embedded.vendorCode ?? env.code,
     source: embedded.source,
     retryable: env.retryable,
     retryAfter: env.retry_after,
-    raw,
+    raw: {},
+    http: env,
   };
   // A vendor code the response classifier could not see (it lives on the error, not the body).
   const meaning = embedded.vendorCode === undefined ? undefined : vendorMeaning(embedded.vendorCode);
   if (meaning === QUOTA) {
     verdict.class = 'permanent';
     verdict.retryable = false;
+    verdict.retryAfter = null;
   } else if (meaning === 'rate_limit' && env.class !== 'rate_limit') {
     verdict.class = 'rate_limit';
     verdict.retryable = true;

@@ -1,5 +1,5 @@
 import type { ErrorClass } from '../types.js';
-import { readCode, readString } from './safe-read.js';
+import { read, readCode, readString } from './safe-read.js';
 import { pick, type Verdict } from './verdict.js';
 
 /**
@@ -59,16 +59,18 @@ export function isFetchFailure(err: unknown): boolean {
 
 export function classifyUndiciError(err: unknown): Verdict | null {
   const code = readCode(err);
-  if (code !== undefined && code.startsWith('UND_ERR')) {
+  if (code?.startsWith('UND_ERR')) {
     const cls = BY_CODE[code] ?? 'permanent';
     return { class: cls, code, source: 'http', raw: pick(err, RAW_KEYS) };
   }
   // llhttp parse errors (HPE_INVALID_CONSTANT…): the peer spoke something other than HTTP.
-  if (code !== undefined && code.startsWith('HPE_')) {
+  if (code?.startsWith('HPE_')) {
     return { class: 'permanent', code, source: 'http', raw: pick(err, RAW_KEYS) };
   }
+  // got's and ky's TimeoutError carry a Node code (ETIMEDOUT): the code table answers those.
+  if (code !== undefined && typeof read(err, 'code') === 'string') return null;
   const name = readString(err, 'name');
-  // DOMException names, shared by fetch, AbortSignal.timeout() and Node's AbortController.
+  // DOMException names (numeric legacy `code`), shared by fetch, AbortSignal.timeout() and AbortController.
   if (name === 'TimeoutError') {
     return { class: 'transient', code: name, source: 'http', raw: pick(err, RAW_KEYS) };
   }

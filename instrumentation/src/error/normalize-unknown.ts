@@ -1,6 +1,6 @@
 import { toRaw } from '../raw.js';
 import type { JsonValue } from '../types.js';
-import { constructorName, isObjectLike, read, readString } from './safe-read.js';
+import { constructorName, isObjectLike, readString } from './safe-read.js';
 
 /**
  * What anything thrown looks like to a reader (the idea of Sentry's eventFromUnknownInput):

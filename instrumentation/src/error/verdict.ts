@@ -1,4 +1,4 @@
-import type { ErrorClass } from '../types.js';
+import type { Envelope, ErrorClass } from '../types.js';
 import { read } from './safe-read.js';
 
 /**
@@ -18,6 +18,11 @@ export interface Verdict {
   retryAfter?: number | null;
   /** Selected source fields (flat, cheap); createEnvelope redacts and caps them. */
   raw: Record<string, unknown>;
+  /**
+   * The envelope classifyHttpResponse already built for an embedded response: the dispatcher
+   * patches it (source, code, message) instead of building and redacting a second one.
+   */
+  http?: Envelope;
 }
 
 /** Copies the primitive-valued fields among `keys`: cheap, and never drags in sockets or bodies. */

@@ -95,9 +95,9 @@ export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyCo
     if (verdict && (cls === 'permanent' || cls === 'validation')) cls = 'transient';
   }
 
-  const nowMs = ctx?.nowMs ?? Date.now();
   let retryAfter: number | null = null;
   if (retryable) {
+    const nowMs = ctx?.nowMs ?? Date.now();
     retryAfter = retryAfterFrom((name) => h.get(name), nowMs) ?? s.retryAfter ?? null;
     if (retryAfter === null && cls === 'rate_limit') retryAfter = rateLimitResetSeconds(h, nowMs);
   }

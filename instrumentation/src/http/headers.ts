@@ -98,6 +98,11 @@ export class HeaderReader {
     return this.all()[name];
   }
 
+  /** The caller's own object when it is plain and already lower-case: read without copying. */
+  lowerCaseSource(): Readonly<Record<string, unknown>> | undefined {
+    return this.direct !== undefined && this.directIsLowerCase() ? this.direct : undefined;
+  }
+
   all(): Record<string, string> {
     if (this.normalized === undefined) this.normalized = normalizeHeaders(this.source);
     return this.normalized;

@@ -46,10 +46,12 @@ function keep(name: string): boolean {
 /** The redacted subset of response headers stored in `raw.headers`. */
 export function rawHeaders(h: HeaderReader): Record<string, string> {
   const out: Record<string, string> = {};
-  const all = h.all();
+  const all = h.lowerCaseSource() ?? h.all();
   for (const name in all) {
     if (!keep(name)) continue;
-    const v = all[name] as string;
+    const value = all[name];
+    const v = typeof value === 'string' ? value : h.get(name);
+    if (v === undefined) continue;
     out[name] = redactText(v.length > 256 ? v.slice(0, 256) : v);
   }
   return out;

@@ -48,8 +48,10 @@ function errorList(sig: Signal, o: Obj, errors: unknown[]): void {
       asCode(ext?.code) ??
         asCode(e.type) ??
         asCode(e.errorType) ??
+        asCode(e.errorCode) ??
         (fieldLevel ? undefined : (asCode(e.code) ?? asCode(e.reason))),
     );
+    applyCode(sig, asCode(e.category), false); // Square: RATE_LIMIT_ERROR, AUTHENTICATION_ERROR
     if (sig.message === undefined) sig.message = asText(e.message) ?? asText(e.detail) ?? asText(e.title);
   }
   if (sig.cls === 'rate_limit') sig.retryAfter ??= shopifyWait(o);
@@ -82,7 +84,7 @@ function errorObject(sig: Signal, e: Obj, status: number): void {
   applyCode(sig, asCode(e.status), false);
   applyCode(sig, asCode(e.type), false);
   applyCode(sig, asCode(e.decline_code), false);
-  const inner = isObj(e.innererror) ? e.innererror : undefined;
+  const inner = isObj(e.innererror) ? e.innererror : isObj(e.innerError) ? e.innerError : undefined;
   if (inner) applyCode(sig, asCode(inner.code));
   sig.message ??= asText(e.message) ?? asText(e.Message) ?? asText(legacy?.message) ?? asText(e.description);
   if (typeof e.retryable === 'boolean') sig.retryable = e.retryable;
@@ -103,18 +105,43 @@ function twilio(sig: Signal, code: number): void {
   else if (code >= 20400 && code <= 20599) sig.cls = classForStatus(code - 20000) ?? undefined;
 }
 
-const FAILED_STATUS = new Set(['error', 'fail', 'failed', 'failure', 'ERROR', 'FAIL', 'FAILED', 'Error']);
+/** Kubernetes `Status`: `reason` is the code (TooManyRequests, Conflict…), `details.retryAfterSeconds` the wait. */
+function kubernetesStatus(sig: Signal, o: Obj, status: number): void {
+  sig.failure = sig.failure || o.status === 'Failure';
+  applyCode(sig, o.reason as string, !restatesStatus(o.reason as string, status));
+  if (isObj(o.details)) sig.retryAfter ??= asSeconds(o.details.retryAfterSeconds);
+}
+
+const FAILED_STATUS = new Set([
+  'error',
+  'fail',
+  'failed',
+  'failure',
+  'ERROR',
+  'FAIL',
+  'FAILED',
+  'Error',
+  'Failure',
+]);
 
 /**
  * Reads what a parsed JSON body says about a failure. Checks the vendor shapes that carry a
  * stable code; `failure` marks bodies that report an error even under a 2xx status.
  */
 export function jsonBodySignal(body: unknown, status: number): Signal | undefined {
-  let o: unknown = body;
-  if (Array.isArray(body))
-    o = body.find((item) => isObj(item) && (item.errors !== undefined || item.error !== undefined));
-  if (!isObj(o)) return undefined;
   const sig: Signal = { failure: false };
+  let o: unknown = body;
+  if (Array.isArray(body)) {
+    // A top-level array is either batched GraphQL results or a list of errors (Salesforce).
+    o = body.find((item) => isObj(item) && (item.errors !== undefined || item.error !== undefined));
+    if (o === undefined) {
+      if (!body.some((item) => isObj(item) && (item.errorCode !== undefined || item.message !== undefined)))
+        return undefined;
+      errorList(sig, {}, body);
+      return sig;
+    }
+  }
+  if (!isObj(o)) return undefined;
   const err = o.error;
 
   if (o.jsonrpc !== undefined && isObj(err)) {
@@ -146,7 +173,10 @@ export function jsonBodySignal(body: unknown, status: number): Signal | undefine
   if (typeof code === 'number' && code >= 20000 && code < 100000 && typeof o.more_info === 'string') {
     sig.code ??= String(code);
     twilio(sig, code);
-  } else if (typeof code === 'string') applyCode(sig, code);
+  } else if (typeof code === 'string') applyCode(sig, code, !restatesStatus(code, status));
+  if (o.kind === 'Status' && typeof o.reason === 'string') kubernetesStatus(sig, o, status);
+  applyCode(sig, asCode(o.errorType) ?? asCode(o.errorCode));
+  if (typeof o.debug_id === 'string') applyCode(sig, asCode(o.name), false); // PayPal: name is a category
 
   sig.message ??=
     asText(o.message) ??

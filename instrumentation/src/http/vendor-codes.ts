@@ -31,11 +31,12 @@ const ENTRIES: Record<VendorMeaning, string[]> = {
     // GraphQL (Apollo, Shopify, GitHub)
     'RATE_LIMITED', 'THROTTLED',
     // Slack, OpenAI, Anthropic, Stripe, generic
-    'ratelimited', 'rate_limit_exceeded', 'rate_limit_error', 'rate_limit', 'too_many_requests', 'slow_down',
+    'REQUEST_LIMIT_EXCEEDED', 'RATE_LIMIT_ERROR', 'RATE_LIMIT_REACHED', 'throttledRequest', 'activityLimitReached',
+    'es_rejected_execution_exception', 'ratelimited', 'rate_limit_exceeded', 'rate_limit_error', 'rate_limit', 'too_many_requests', 'slow_down',
     'concurrency_limit_exceeded', 'message_limit_exceeded',
   ],
   [QUOTA]: [
-    'insufficient_quota', 'billing_hard_limit_reached', 'billing_not_active', 'billing_error',
+    'quotaLimitReached', 'STORAGE_LIMIT_EXCEEDED', 'insufficient_quota', 'billing_hard_limit_reached', 'billing_not_active', 'billing_error',
     'quotaExceeded', 'dailyLimitExceeded', 'dailyLimitExceededUnreg', 'storageQuotaExceeded',
     'QuotaExceeded', 'ServiceQuotaExceededException', 'credit_balance_too_low', 'insufficient_credits',
     'quota_exceeded', 'usage_limit_exceeded',
@@ -54,6 +55,7 @@ const ENTRIES: Record<VendorMeaning, string[]> = {
     // GraphQL
     'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', 'DOWNSTREAM_SERVICE_ERROR', 'TIMEOUT',
     // Anthropic, OpenAI, Stripe, Slack, OAuth 2.0
+    'UNABLE_TO_LOCK_ROW', 'SERVER_UNAVAILABLE', 'serviceNotAvailable', 'circuit_breaking_exception', 'ServerTimeout',
     'overloaded_error', 'overloaded', 'api_error', 'server_error', 'internal_error', 'fatal_error',
     'service_unavailable', 'timeout_error', 'request_timeout', 'engine_overloaded', 'lock_timeout',
     'idempotency_key_in_use', 'processing_error', 'temporarily_unavailable', 'try_again_later',
@@ -81,7 +83,8 @@ const ENTRIES: Record<VendorMeaning, string[]> = {
     // GraphQL (Apollo, Shopify, GitHub, Hasura)
     'FORBIDDEN', 'ACCESS_DENIED', 'INSUFFICIENT_SCOPES', 'invalid-jwt', 'access-denied', 'invalid-headers',
     // Slack
-    'invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'no_permission',
+    'INVALID_SESSION_ID', 'INSUFFICIENT_ACCESS', 'INSUFFICIENT_ACCESS_OR_READONLY', 'AUTHENTICATION_ERROR',
+    'AUTHENTICATION_FAILURE', 'NOT_AUTHORIZED', 'accessDenied', 'security_exception', 'invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired', 'no_permission',
     'missing_scope', 'not_allowed_token_type', 'ekm_access_denied', 'team_access_not_granted',
     'org_login_required', 'two_factor_setup_required',
     // OpenAI, Anthropic, Stripe, OAuth 2.0
@@ -112,7 +115,9 @@ const ENTRIES: Record<VendorMeaning, string[]> = {
     'PERSISTED_QUERY_NOT_SUPPORTED', 'OPERATION_RESOLUTION_FAILURE', 'MAX_COST_EXCEEDED',
     'MAX_NODE_LIMIT_EXCEEDED', 'validation-failed', 'parse-failed', 'constraint-violation', 'UNPROCESSABLE',
     // Slack, Stripe, OpenAI, Anthropic, OAuth 2.0
-    'invalid_arguments', 'invalid_arg_name', 'invalid_array_arg', 'invalid_charset', 'invalid_form_data',
+    'INVALID_FIELD', 'MALFORMED_QUERY', 'REQUIRED_FIELD_MISSING', 'INVALID_TYPE', 'JSON_PARSER_ERROR',
+    'FIELD_CUSTOM_VALIDATION_EXCEPTION', 'STRING_TOO_LONG', 'invalidRequest', 'mapper_parsing_exception',
+    'illegal_argument_exception', 'parsing_exception', 'Invalid', 'invalid_arguments', 'invalid_arg_name', 'invalid_array_arg', 'invalid_charset', 'invalid_form_data',
     'invalid_post_type', 'missing_post_type', 'invalid_json', 'json_not_object', 'too_many_attachments',
     'msg_too_long', 'no_text', 'invalid_blocks', 'invalid_cursor', 'validation_error', 'validation_failed',
     'invalid_argument', 'invalid_parameter', 'parameter_invalid_empty', 'parameter_invalid_integer',
@@ -141,6 +146,8 @@ const ENTRIES: Record<VendorMeaning, string[]> = {
     'NOT_FOUND', 'ALREADY_EXISTS', 'FAILED_PRECONDITION', 'UNIMPLEMENTED', 'DATA_LOSS', 'CANCELLED',
     'notFound', 'conflict', 'duplicate', 'deleted', 'accessNotConfigured', 'SERVICE_DISABLED',
     // Slack, Stripe, OpenAI, generic
+    'ENTITY_IS_DELETED', 'API_DISABLED_FOR_ORG', 'RESOURCE_NOT_FOUND', 'INSTRUMENT_DECLINED', 'PAYMENT_METHOD_ERROR',
+    'itemNotFound', 'index_not_found_exception', 'version_conflict_engine_exception', 'AlreadyExists', 'Expired',
     'not_found', 'not_found_error', 'resource_missing', 'model_not_found', 'channel_not_found',
     'user_not_found', 'not_in_channel', 'is_archived', 'method_not_found', 'unknown_method',
     'method_deprecated', 'deprecated_endpoint', 'already_exists', 'resource_already_exists', 'gone',

@@ -44,7 +44,10 @@ export function httpHooks(
 }
 
 function onClientError(span: Span, err: unknown): void {
-  if (err instanceof MisroutedRetryError) return setEnvelope(span, err.envelope);
+  if (err instanceof MisroutedRetryError) {
+    setEnvelope(span, err.envelope);
+    return;
+  }
   const correlationId = String(attributesOf(span)[ATTR_CORRELATION_ID] ?? '');
   setEnvelope(span, classifyError(err, { source: 'http', correlationId }));
 }

@@ -9,8 +9,8 @@ import {
   ATTR_SOURCE,
 } from '../attributes.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
+import { currentAttempt } from '../policy/attempt-context.js';
 import type { Envelope } from '../types.js';
-import { currentAttempt } from './attempt.js';
 import { correlationIdOf } from './correlation.js';
 import { envelopeFromSpan } from './fallback-envelope.js';
 import { operationKey } from './misrouted-retry.js';

@@ -25,6 +25,8 @@ import type { StartOptions } from './types.js';
 import { subscribeUndiciErrors } from './undici-hooks.js';
 
 const TRACER_NAME = '@faultline/instrumentation';
+/** Below the exporter's first retry backoff (~1 s), so an exit flush never waits on a retry. */
+const EXIT_EXPORT_TIMEOUT_MS = 500;
 
 interface Running {
   provider: NodeTracerProvider;
@@ -33,14 +35,20 @@ interface Running {
   stopped?: Promise<void>;
 }
 
-let running: Running | undefined;
+/**
+ * Kept on globalThis: the preload bundle (`register`) and the application's copy of the package
+ * (`start()` from the index, ESM or CJS build) are separate module instances, yet must start once.
+ */
+const KEY = Symbol.for('faultline.preload');
+const holder = globalThis as { [KEY]?: Running | 'starting' };
 
 /**
  * Starts tracing with envelope classification. Idempotent: the `register` preload and an explicit
  * call in the application's bootstrap may both run. Never throws into the host.
  */
 export function start(options: StartOptions = {}): void {
-  if (running) return;
+  if (holder[KEY]) return;
+  holder[KEY] = 'starting';
   safely('start', () => {
     const { config, warnings } = readConfig(options);
     if (config.debug) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.DEBUG);
@@ -49,7 +57,11 @@ export function start(options: StartOptions = {}): void {
     registerEsmHooks();
 
     const state = createPreloadState(config);
-    const batch = new BoundedBatchProcessor(createExporter(config), config.maxQueueSize);
+    const batch = new BoundedBatchProcessor(
+      createExporter(config),
+      createExporter(config, EXIT_EXPORT_TIMEOUT_MS),
+      config.maxQueueSize,
+    );
     const detected = detectResources({ detectors: [envDetector, processDetector, hostDetector] });
     const resource = config.serviceName
       ? detected.merge(resourceFromAttributes({ 'service.name': config.serviceName }))
@@ -73,17 +85,17 @@ export function start(options: StartOptions = {}): void {
     let flushedAt = 0;
     const flush = (): Promise<void> => {
       flushedAt = batch.accepted;
-      return batch.forceFlush();
+      return batch.flushForExit();
     };
     cleanups.push(installExitHooks(flush, () => batch.accepted > flushedAt));
-    running = { provider, batch, cleanups };
+    holder[KEY] = { provider, batch, cleanups };
   });
 }
 
 /** Flushes and stops; idempotent, and resolves even when the collector is unreachable. */
 export function shutdown(): Promise<void> {
-  const current = running;
-  if (!current) return Promise.resolve();
+  const current = holder[KEY];
+  if (!current || current === 'starting') return Promise.resolve();
   current.stopped ??= (async () => {
     for (const cleanup of current.cleanups) safely('cleanup', cleanup);
     await current.provider.shutdown().catch((err: unknown) => diag.warn('faultline: shutdown failed', err));
@@ -91,10 +103,6 @@ export function shutdown(): Promise<void> {
   return current.stopped;
 }
 
-/** Spans dropped because the export queue was full since start (0 when not started). */
-export function droppedSpans(): number {
-  return running?.batch.dropped ?? 0;
-}
 
 /**
  * ESM `import pg from 'pg'` and `import http from 'node:http'` are only patchable through

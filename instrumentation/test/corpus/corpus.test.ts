@@ -4,23 +4,26 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyError, classifyHttpResponse } from '../../src/index.js';
-import type { Envelope } from '../../src/types.js';
+import type { ClassifyContext, Envelope } from '../../src/types.js';
 import type { ErrorCase, Expected, HttpCase, RetryAfterRange } from './corpus-case.js';
 import { awsSdkCases } from './errors/aws-sdk-cases.js';
+import { moreDriverCases } from './errors/more-driver-cases.js';
 import { mssqlRedisMongoCases } from './errors/mssql-redis-mongo-cases.js';
 import { networkRpcCases } from './errors/network-rpc-cases.js';
+import { ormWrapperCases } from './errors/orm-wrapper-cases.js';
 import { postgresMysqlCases } from './errors/postgres-mysql-cases.js';
 import { realDbCases } from './errors/real-db-cases.js';
 import { stopDynamoServer } from './errors/real-dynamodb.js';
 import { stopGrpcServer } from './errors/real-grpc.js';
 import { vendorSdkCases } from './errors/vendor-sdk-cases.js';
+import { hostileInputs } from './hostile-inputs.js';
 import { aiPaymentsCases } from './http/ai-payments-cases.js';
 import { awsCases } from './http/aws-cases.js';
 import { githubSlackCases } from './http/github-slack-cases.js';
 import { googleAzureCases } from './http/google-azure-cases.js';
+import { moreVendorCases } from './http/more-vendor-cases.js';
 import { protocolCases } from './http/protocol-cases.js';
 import { statusHeaderCases } from './http/status-header-cases.js';
-import { hostileInputs } from './hostile-inputs.js';
 
 const httpCases: HttpCase[] = [
   ...statusHeaderCases,
@@ -29,6 +32,7 @@ const httpCases: HttpCase[] = [
   ...aiPaymentsCases,
   ...awsCases,
   ...googleAzureCases,
+  ...moreVendorCases,
 ];
 const errorCases: ErrorCase[] = [
   ...postgresMysqlCases,
@@ -37,10 +41,14 @@ const errorCases: ErrorCase[] = [
   ...awsSdkCases,
   ...vendorSdkCases,
   ...realDbCases,
+  ...ormWrapperCases,
+  ...moreDriverCases,
 ];
 
 const FIELDS = ['class', 'code', 'correlation_id', 'message', 'raw', 'retry_after', 'retryable', 'source'];
 const CLASSES = ['validation', 'authentication', 'rate_limit', 'transient', 'permanent'];
+/** Low cardinality: the kinds of tool (issue 2), plus the fallback for values nothing recognises. */
+const SOURCES = ['http', 'db', 'sdk', 'rpc', 'network', 'unknown'];
 /** "A few KiB": generous enough for any sane cap, small enough to catch an uncapped body. */
 const RAW_MAX_CHARS = 8 * 1024;
 const MESSAGE_MAX_CHARS = 4 * 1024;
@@ -54,11 +62,12 @@ function isRange(value: Expected['retry_after']): value is RetryAfterRange {
 }
 
 /** Invariants every envelope must satisfy, whatever the input. */
-function assertInvariants(env: Envelope, correlationId: string): void {
+function assertInvariants(env: Envelope, correlationId: string, ctx?: ClassifyContext): void {
   expect(Object.keys(env).sort()).toEqual(FIELDS);
   expect(CLASSES).toContain(env.class);
-  expect(typeof env.source).toBe('string');
-  expect(env.source.length).toBeGreaterThan(0);
+  if (ctx?.source) expect(env.source).toBe(ctx.source);
+  else if (ctx?.system) expect(env.source, 'ctx.system names a database').toBe('db');
+  else expect(SOURCES).toContain(env.source);
   expect(typeof env.code).toBe('string');
   expect(typeof env.message).toBe('string');
   expect(env.message.length).toBeLessThanOrEqual(MESSAGE_MAX_CHARS);
@@ -89,16 +98,20 @@ function assertExpected(env: Envelope, expected: Expected): void {
   if (expected.retry_after !== undefined) {
     const range = expected.retry_after;
     const inRange =
-      isRange(range) && typeof env.retry_after === 'number' && env.retry_after >= range.min && env.retry_after <= range.max;
+      isRange(range) &&
+      typeof env.retry_after === 'number' &&
+      env.retry_after >= range.min &&
+      env.retry_after <= range.max;
     got.retry_after = inRange ? range : env.retry_after;
     want.retry_after = range;
   }
-  expect(got).toEqual(want);
+  expect(got, `expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`).toEqual(want);
 }
 
 function assertNoSecrets(env: Envelope, secrets: string[] | undefined): void {
   const text = JSON.stringify(env);
-  for (const secret of secrets ?? []) expect(text, `secret "${secret}" leaked into the envelope`).not.toContain(secret);
+  for (const secret of secrets ?? [])
+    expect(text, `secret "${secret}" leaked into the envelope`).not.toContain(secret);
 }
 
 describe('corpus bookkeeping', () => {
@@ -122,7 +135,7 @@ describe('classifyHttpResponse corpus', () => {
     expect(env, 'a failure response must produce an envelope').not.toBeNull();
     if (!env) return;
     assertExpected(env, c.expected);
-    assertInvariants(env, correlationId);
+    assertInvariants(env, correlationId, c.ctx);
     assertNoSecrets(env, c.secrets);
   });
 });
@@ -133,7 +146,7 @@ describe('classifyError corpus', () => {
     const correlationId = `corr-${c.id}`;
     const env = classifyError(err, { ...c.ctx, correlationId });
     assertExpected(env, c.expected);
-    assertInvariants(env, correlationId);
+    assertInvariants(env, correlationId, c.ctx);
     assertNoSecrets(env, c.secrets);
   });
 });

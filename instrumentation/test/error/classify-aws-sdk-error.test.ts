@@ -12,26 +12,57 @@ import { describe, expect, it } from 'vitest';
 import { classifyError } from '../../src/error/classify-error.js';
 import type { ErrorClass } from '../../src/types.js';
 
-const metadata = (httpStatusCode: number) => ({ httpStatusCode, requestId: 'REQ1', attempts: 3, totalRetryDelay: 200 });
+const metadata = (httpStatusCode: number) => ({
+  httpStatusCode,
+  requestId: 'REQ1',
+  attempts: 3,
+  totalRetryDelay: 200,
+});
 
 /** The SDK's default error path (throwDefaultError): the base exception with the wire name. */
 function serviceError(name: string, httpStatusCode: number, fault: 'client' | 'server' = 'client'): Error {
-  return new DynamoDBServiceException({ name, $fault: fault, $metadata: metadata(httpStatusCode), message: name });
+  return new DynamoDBServiceException({
+    name,
+    $fault: fault,
+    $metadata: metadata(httpStatusCode),
+    message: name,
+  });
 }
 
 describe('classifyError: AWS SDK v3', () => {
   it('classifies a ThrottlingException on a 400 as a rate limit', () => {
     const err = new ThrottlingException({ message: 'Rate exceeded', $metadata: metadata(400) });
     const env = classifyError(err);
-    expect(env).toMatchObject({ class: 'rate_limit', code: 'ThrottlingException', source: 'sdk', retryable: true });
+    expect(env).toMatchObject({
+      class: 'rate_limit',
+      code: 'ThrottlingException',
+      source: 'sdk',
+      retryable: true,
+    });
     expect(env.raw).toMatchObject({ name: 'ThrottlingException', httpStatusCode: 400, requestId: 'REQ1' });
   });
 
   it.each<[Error, string, ErrorClass]>([
-    [new ProvisionedThroughputExceededException({ message: 'x', $metadata: metadata(400) }), 'ProvisionedThroughputExceededException', 'rate_limit'],
-    [new ConditionalCheckFailedException({ message: 'x', $metadata: metadata(400) }), 'ConditionalCheckFailedException', 'permanent'],
-    [new TransactionConflictException({ message: 'x', $metadata: metadata(400) }), 'TransactionConflictException', 'transient'],
-    [new ResourceNotFoundException({ message: 'x', $metadata: metadata(400) }), 'ResourceNotFoundException', 'permanent'],
+    [
+      new ProvisionedThroughputExceededException({ message: 'x', $metadata: metadata(400) }),
+      'ProvisionedThroughputExceededException',
+      'rate_limit',
+    ],
+    [
+      new ConditionalCheckFailedException({ message: 'x', $metadata: metadata(400) }),
+      'ConditionalCheckFailedException',
+      'permanent',
+    ],
+    [
+      new TransactionConflictException({ message: 'x', $metadata: metadata(400) }),
+      'TransactionConflictException',
+      'transient',
+    ],
+    [
+      new ResourceNotFoundException({ message: 'x', $metadata: metadata(400) }),
+      'ResourceNotFoundException',
+      'permanent',
+    ],
     [new InternalServerError({ message: 'x', $metadata: metadata(500) }), 'InternalServerError', 'transient'],
     [serviceError('ExpiredTokenException', 400), 'ExpiredTokenException', 'authentication'],
     [serviceError('UnrecognizedClientException', 400), 'UnrecognizedClientException', 'authentication'],
@@ -88,6 +119,10 @@ describe('classifyError: AWS SDK v3', () => {
       code: 'ECONNREFUSED',
       $metadata: { attempts: 3, totalRetryDelay: 300 },
     });
-    expect(classifyError(err, { source: 'sdk' })).toMatchObject({ class: 'transient', code: 'ECONNREFUSED', source: 'sdk' });
+    expect(classifyError(err, { source: 'sdk' })).toMatchObject({
+      class: 'transient',
+      code: 'ECONNREFUSED',
+      source: 'sdk',
+    });
   });
 });

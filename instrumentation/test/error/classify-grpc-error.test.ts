@@ -39,7 +39,10 @@ describe('classifyError: gRPC (@grpc/grpc-js callErrorFromStatus)', () => {
   });
 
   it('treats an oversized message (RESOURCE_EXHAUSTED) as validation, not a rate limit', () => {
-    const err = grpcError(status.RESOURCE_EXHAUSTED, 'Received message larger than max (5000000 vs. 4194304)');
+    const err = grpcError(
+      status.RESOURCE_EXHAUSTED,
+      'Received message larger than max (5000000 vs. 4194304)',
+    );
     expect(classifyError(err)).toMatchObject({ class: 'validation', code: 'RESOURCE_EXHAUSTED' });
   });
 });

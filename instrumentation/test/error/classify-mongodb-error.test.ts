@@ -36,7 +36,9 @@ describe('classifyError: MongoDB (official driver classes)', () => {
   });
 
   it('treats RetryableWriteError on an otherwise unknown code as transient', () => {
-    expect(classifyError(serverError(9999, 'Odd', ['RetryableWriteError']))).toMatchObject({ class: 'transient' });
+    expect(classifyError(serverError(9999, 'Odd', ['RetryableWriteError']))).toMatchObject({
+      class: 'transient',
+    });
   });
 
   it('classifies driver-side network and selection errors by name', () => {

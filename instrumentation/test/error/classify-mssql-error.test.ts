@@ -19,12 +19,12 @@ describe('classifyError: SQL Server (tedious)', () => {
     [515, 'validation'],
     [8152, 'validation'],
     [102, 'validation'],
-    [208, 'validation'],
+    [208, 'permanent'], // invalid object name: schema mismatch
     [18456, 'authentication'],
     [229, 'authentication'],
     [4060, 'transient'],
     [40613, 'transient'],
-    [40501, 'transient'],
+    [40501, 'rate_limit'], // Azure engine throttling
     [40197, 'transient'],
     [49918, 'transient'],
     [49919, 'transient'],
@@ -87,12 +87,20 @@ describe('classifyError: SQL Server (tedious)', () => {
 
   it('classifies ESOCKET wrapping ECONNREFUSED (wrapSocketError) as a transient db failure', () => {
     const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1433'), { code: 'ECONNREFUSED' });
-    const err = new ConnectionError('Failed to connect to localhost:1433 - connect ECONNREFUSED', 'ESOCKET', { cause });
+    const err = new ConnectionError('Failed to connect to localhost:1433 - connect ECONNREFUSED', 'ESOCKET', {
+      cause,
+    });
     expect(classifyError(err)).toMatchObject({ class: 'transient', code: 'ESOCKET', source: 'db' });
   });
 
   it('picks the meaningful error of an AggregateError batch (547 before 3621)', () => {
-    const agg = new AggregateError([serverError(547, 'FK conflict'), serverError(3621, 'The statement has been terminated.')]);
-    expect(classifyError(agg, { system: 'microsoft.sql_server' })).toMatchObject({ class: 'validation', code: '547' });
+    const agg = new AggregateError([
+      serverError(547, 'FK conflict'),
+      serverError(3621, 'The statement has been terminated.'),
+    ]);
+    expect(classifyError(agg, { system: 'microsoft.sql_server' })).toMatchObject({
+      class: 'validation',
+      code: '547',
+    });
   });
 });

@@ -16,7 +16,7 @@ describe('classifyError: MySQL / MariaDB (mysql2)', () => {
     [1452, 'ER_NO_REFERENCED_ROW_2', '23000', 'validation'],
     [1406, 'ER_DATA_TOO_LONG', '22001', 'validation'],
     [1064, 'ER_PARSE_ERROR', '42000', 'validation'],
-    [1146, 'ER_NO_SUCH_TABLE', '42S02', 'validation'],
+    [1146, 'ER_NO_SUCH_TABLE', '42S02', 'permanent'],
     [1045, 'ER_ACCESS_DENIED_ERROR', '28000', 'authentication'],
     [1044, 'ER_DBACCESS_DENIED_ERROR', '42000', 'authentication'],
     [1142, 'ER_TABLEACCESS_DENIED_ERROR', '42000', 'authentication'],
@@ -42,7 +42,10 @@ describe('classifyError: MySQL / MariaDB (mysql2)', () => {
   });
 
   it('recognises mysql2 errors without ctx.system by sqlState/sqlMessage', () => {
-    expect(classifyError(serverError(1062, 'ER_DUP_ENTRY', '23000'))).toMatchObject({ class: 'validation', code: '1062' });
+    expect(classifyError(serverError(1062, 'ER_DUP_ENTRY', '23000'))).toMatchObject({
+      class: 'validation',
+      code: '1062',
+    });
   });
 
   it.each<[string, ErrorClass]>([
@@ -51,7 +54,10 @@ describe('classifyError: MySQL / MariaDB (mysql2)', () => {
     ['PROTOCOL_ENQUEUE_AFTER_QUIT', 'permanent'],
   ])('client-side %s → %s (symbolic code kept)', (code, cls) => {
     // mysql2's connection.js: new Error(...), then fatal = true and code set.
-    const err = Object.assign(new Error('Connection lost: The server closed the connection.'), { fatal: true, code });
+    const err = Object.assign(new Error('Connection lost: The server closed the connection.'), {
+      fatal: true,
+      code,
+    });
     expect(classifyError(err, { system: 'mariadb' })).toMatchObject({ class: cls, code, source: 'db' });
   });
 
@@ -67,6 +73,10 @@ describe('classifyError: MySQL / MariaDB (mysql2)', () => {
       syscall: 'connect',
       fatal: true,
     });
-    expect(classifyError(err, { system: 'mysql' })).toMatchObject({ class: 'transient', code: 'ECONNREFUSED', source: 'db' });
+    expect(classifyError(err, { system: 'mysql' })).toMatchObject({
+      class: 'transient',
+      code: 'ECONNREFUSED',
+      source: 'db',
+    });
   });
 });

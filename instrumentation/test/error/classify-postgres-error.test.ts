@@ -22,7 +22,8 @@ describe('classifyError: PostgreSQL SQLSTATEs', () => {
     ['22001', 'validation', null], // string_data_right_truncation
     ['22P02', 'validation', null], // invalid_text_representation
     ['42601', 'validation', null], // syntax_error
-    ['42P01', 'validation', null], // undefined_table
+    ['42P01', 'permanent', null], // undefined_table: schema mismatch, replan
+    ['42703', 'permanent', null], // undefined_column
     ['42501', 'authentication', null], // insufficient_privilege
     ['28P01', 'authentication', null], // invalid_password
     ['28000', 'authentication', null], // invalid_authorization_specification
@@ -54,14 +55,20 @@ describe('classifyError: PostgreSQL SQLSTATEs', () => {
   });
 
   it('recognises a DatabaseError without ctx.system by its severity field', () => {
-    const env = classifyError(pgError('23505', 'duplicate key value violates unique constraint "u"', { constraint: 'u' }));
+    const env = classifyError(
+      pgError('23505', 'duplicate key value violates unique constraint "u"', { constraint: 'u' }),
+    );
     expect(env).toMatchObject({ class: 'validation', code: '23505', source: 'db' });
     expect(env.raw).toMatchObject({ code: '23505', constraint: 'u', severity: 'ERROR' });
   });
 
   it('keeps Node socket codes out of the SQLSTATE path even under ctx.system', () => {
     const err = Object.assign(new Error('write EPIPE'), { code: 'EPIPE', errno: -32, syscall: 'write' });
-    expect(classifyError(err, { system: 'postgresql' })).toMatchObject({ class: 'transient', code: 'EPIPE', source: 'db' });
+    expect(classifyError(err, { system: 'postgresql' })).toMatchObject({
+      class: 'transient',
+      code: 'EPIPE',
+      source: 'db',
+    });
   });
 
   it('classifies a pg-wrapped error found under an ORM wrapper cause', () => {

@@ -14,7 +14,11 @@ describe('classifyError: Redis (ioredis ReplyError)', () => {
     ['BUSY Redis is busy running a script.', 'BUSY', 'transient'],
     ['BUSYKEY Target key name already exists.', 'BUSYKEY', 'validation'],
     ['LOADING Redis is loading the dataset in memory', 'LOADING', 'transient'],
-    ['MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to no.', 'MASTERDOWN', 'transient'],
+    [
+      'MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to no.',
+      'MASTERDOWN',
+      'transient',
+    ],
     ["READONLY You can't write against a read only replica.", 'READONLY', 'transient'],
     ['CLUSTERDOWN The cluster is down', 'CLUSTERDOWN', 'transient'],
     ['MOVED 3999 127.0.0.1:6381', 'MOVED', 'transient'],
@@ -50,11 +54,15 @@ describe('classifyError: Redis (ioredis ReplyError)', () => {
   it('classifies ioredis "Connection is closed." as transient', () => {
     expect(classifyError(new Error('Connection is closed.'), { system: 'redis' })).toMatchObject({
       class: 'transient',
+      code: 'CONNECTION_CLOSED',
       source: 'db',
     });
   });
 
   it('does not read an uppercase first word as a Redis code outside Redis', () => {
-    expect(classifyError(new Error('OOM while parsing'))).toMatchObject({ class: 'permanent', code: 'Error' });
+    expect(classifyError(new Error('OOM while parsing'))).toMatchObject({
+      class: 'permanent',
+      code: 'Error',
+    });
   });
 });

@@ -16,7 +16,12 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
       headers: { 'retry-after': '2', 'request-id': 'req_1' },
       requestId: 'req_1',
     });
-    expect(classifyError(err)).toMatchObject({ class: 'rate_limit', source: 'sdk', retryable: true, retry_after: 2 });
+    expect(classifyError(err)).toMatchObject({
+      class: 'rate_limit',
+      source: 'sdk',
+      retryable: true,
+      retry_after: 2,
+    });
   });
 
   it('Stripe card decline keeps the vendor code and honours Stripe-Should-Retry: false', () => {
@@ -29,7 +34,12 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
       headers: { 'stripe-should-retry': 'false' },
     });
     const env = classifyError(err);
-    expect(env).toMatchObject({ class: 'permanent', code: 'card_declined', retryable: false, retry_after: null });
+    expect(env).toMatchObject({
+      class: 'permanent',
+      code: 'card_declined',
+      retryable: false,
+      retry_after: null,
+    });
     expect(env.message).toBe('Your card has insufficient funds.');
   });
 
@@ -45,15 +55,23 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
   });
 
   it('Stripe connection error (no response) is transient', () => {
-    const err = new Stripe.errors.StripeConnectionError({ message: 'An error occurred with our connection to Stripe.' });
-    expect(classifyError(err)).toMatchObject({ class: 'transient', code: 'StripeConnectionError', source: 'sdk' });
+    const err = new Stripe.errors.StripeConnectionError({
+      message: 'An error occurred with our connection to Stripe.',
+    });
+    expect(classifyError(err)).toMatchObject({
+      class: 'transient',
+      code: 'StripeConnectionError',
+      source: 'sdk',
+    });
   });
 
   it('OpenAI RateLimitError with a Headers instance and retry-after-ms', () => {
     const headers = new Headers({ 'retry-after-ms': '1500', 'x-request-id': 'req_9' });
     const err = OpenAI.APIError.generate(
       429,
-      { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded', param: null } },
+      {
+        error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded', param: null },
+      },
       undefined,
       headers,
     );
@@ -68,7 +86,14 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
   it('OpenAI 429 insufficient_quota is not worth waiting for', () => {
     const err = OpenAI.APIError.generate(
       429,
-      { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota', param: null } },
+      {
+        error: {
+          message: 'You exceeded your current quota',
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+          param: null,
+        },
+      },
       undefined,
       new Headers(),
     );
@@ -78,12 +103,17 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
   });
 
   it('OpenAI connection errors are transient; a caller abort is permanent', () => {
-    expect(classifyError(new OpenAI.APIConnectionError({ cause: new Error('socket hang up') }))).toMatchObject({
+    expect(
+      classifyError(new OpenAI.APIConnectionError({ cause: new Error('socket hang up') })),
+    ).toMatchObject({
       class: 'transient',
       code: 'APIConnectionError',
     });
     expect(classifyError(new OpenAI.APIConnectionTimeoutError())).toMatchObject({ class: 'transient' });
-    expect(classifyError(new OpenAI.APIUserAbortError())).toMatchObject({ class: 'permanent', code: 'APIUserAbortError' });
+    expect(classifyError(new OpenAI.APIUserAbortError())).toMatchObject({
+      class: 'permanent',
+      code: 'APIUserAbortError',
+    });
   });
 
   it('Anthropic 529 overloaded_error is transient with the vendor code', () => {
@@ -93,7 +123,12 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
       undefined,
       new Headers({ 'x-should-retry': 'true' }),
     );
-    expect(classifyError(err)).toMatchObject({ class: 'transient', code: 'overloaded_error', retryable: true, source: 'sdk' });
+    expect(classifyError(err)).toMatchObject({
+      class: 'transient',
+      code: 'overloaded_error',
+      retryable: true,
+      source: 'sdk',
+    });
   });
 
   it('axios: response status and AxiosHeaders decide; the config (Authorization) never reaches raw', () => {
@@ -102,7 +137,13 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
       'ERR_BAD_RESPONSE',
       { headers: new AxiosHeaders({ Authorization: 'Bearer sk-secret-token' }) } as never,
       {},
-      { status: 503, statusText: '', headers: new AxiosHeaders({ 'retry-after': '3' }), data: 'down', config: {} as never },
+      {
+        status: 503,
+        statusText: '',
+        headers: new AxiosHeaders({ 'retry-after': '3' }),
+        data: 'down',
+        config: {} as never,
+      },
     );
     const env = classifyError(err);
     expect(env).toMatchObject({ class: 'transient', code: '503', retry_after: 3, source: 'http' });
@@ -110,8 +151,12 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
   });
 
   it('axios without a response: ECONNABORTED timeout, ERR_NETWORK, ERR_CANCELED', () => {
-    expect(classifyError(new AxiosError('timeout of 100ms exceeded', 'ECONNABORTED'))).toMatchObject({ class: 'transient' });
-    expect(classifyError(new AxiosError('Network Error', 'ERR_NETWORK'))).toMatchObject({ class: 'transient' });
+    expect(classifyError(new AxiosError('timeout of 100ms exceeded', 'ECONNABORTED'))).toMatchObject({
+      class: 'transient',
+    });
+    expect(classifyError(new AxiosError('Network Error', 'ERR_NETWORK'))).toMatchObject({
+      class: 'transient',
+    });
     expect(classifyError(new AxiosError('canceled', 'ERR_CANCELED'))).toMatchObject({ class: 'permanent' });
   });
 
@@ -123,14 +168,22 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
         status: 403,
         statusText: 'Forbidden',
         headers: {},
-        data: { error: { code: 403, message: 'Rate Limit Exceeded', errors: [{ reason: 'rateLimitExceeded' }] } },
+        data: {
+          error: { code: 403, message: 'Rate Limit Exceeded', errors: [{ reason: 'rateLimitExceeded' }] },
+        },
+        // gaxios keeps `data` only from a body it already read.
+        bodyUsed: true,
         config: {},
       } as never,
     );
-    expect(classifyError(err)).toMatchObject({ class: 'rate_limit', source: 'sdk' });
+    expect(classifyError(err)).toMatchObject({
+      class: 'rate_limit',
+      code: 'rateLimitExceeded',
+      source: 'sdk',
+    });
   });
 
-  it('Azure RestError with HttpHeaders and a vendor code', () => {
+  it('Azure RestError with HttpHeaders: ServerBusy is Azure Storage throttling', () => {
     const request = createPipelineRequest({ url: 'https://acct.blob.core.windows.net/c' });
     const err = new RestError('The server is busy.', {
       code: 'ServerBusy',
@@ -138,11 +191,37 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
       request,
       response: { status: 503, headers: createHttpHeaders({ 'Retry-After': '6' }), request },
     });
-    expect(classifyError(err)).toMatchObject({ class: 'transient', code: 'ServerBusy', retry_after: 6, source: 'sdk' });
+    expect(classifyError(err)).toMatchObject({
+      class: 'rate_limit',
+      code: 'ServerBusy',
+      retry_after: 6,
+      source: 'sdk',
+    });
   });
 
   it('a thrown fetch Response (framework loaders) classifies by its status', () => {
     const res = new Response('nope', { status: 401, headers: { 'www-authenticate': 'Bearer' } });
     expect(classifyError(res)).toMatchObject({ class: 'authentication', code: '401' });
+  });
+
+  it('@slack/web-api: platform error body, rate-limited retryAfter, got TimeoutError code', () => {
+    // Shapes of @slack/web-api src/errors.ts factories.
+    const platform = Object.assign(new Error('An API error occurred: invalid_auth'), {
+      code: 'slack_webapi_platform_error',
+      data: { ok: false, error: 'invalid_auth' },
+    });
+    expect(classifyError(platform)).toMatchObject({ class: 'authentication', code: 'invalid_auth', source: 'sdk' });
+    const limited = Object.assign(new Error('A rate-limit has been reached'), {
+      code: 'slack_webapi_rate_limited_error',
+      retryAfter: 30,
+    });
+    expect(classifyError(limited)).toMatchObject({ class: 'rate_limit', retry_after: 30 });
+    // got v14 TimeoutError: name TimeoutError, code ETIMEDOUT, event 'request'.
+    const gotTimeout = Object.assign(new Error("Timeout awaiting 'request' for 100ms"), {
+      name: 'TimeoutError',
+      code: 'ETIMEDOUT',
+      event: 'request',
+    });
+    expect(classifyError(gotTimeout)).toMatchObject({ class: 'transient', code: 'ETIMEDOUT' });
   });
 });

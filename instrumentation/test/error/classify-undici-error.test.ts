@@ -23,7 +23,12 @@ describe('classifyError: undici and fetch', () => {
       headers: { 'retry-after': '5' },
       body: { message: 'slow down' },
     });
-    expect(classifyError(err)).toMatchObject({ class: 'rate_limit', retryable: true, retry_after: 5, source: 'http' });
+    expect(classifyError(err)).toMatchObject({
+      class: 'rate_limit',
+      retryable: true,
+      retry_after: 5,
+      source: 'http',
+    });
   });
 
   it('classifies `TypeError: fetch failed` by its cause, keeping both messages', () => {
@@ -46,7 +51,10 @@ describe('classifyError: undici and fetch', () => {
   });
 
   it('treats a causeless fetch failure as transient', () => {
-    expect(classifyError(new TypeError('fetch failed'))).toMatchObject({ class: 'transient', code: 'fetch_failed' });
+    expect(classifyError(new TypeError('fetch failed'))).toMatchObject({
+      class: 'transient',
+      code: 'fetch_failed',
+    });
   });
 
   it('separates AbortSignal.timeout() (transient) from a caller abort (permanent)', async () => {

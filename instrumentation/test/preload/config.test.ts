@@ -61,7 +61,11 @@ describe('readConfig', () => {
   });
 
   it('reads the FAULTLINE_* switches, options winning over the environment', () => {
-    const env = { FAULTLINE_BODY_PEEK: 'off', FAULTLINE_BODY_PEEK_MAX_BYTES: '2048', FAULTLINE_ENFORCE_MISROUTED: 'on' };
+    const env = {
+      FAULTLINE_BODY_PEEK: 'off',
+      FAULTLINE_BODY_PEEK_MAX_BYTES: '2048',
+      FAULTLINE_ENFORCE_MISROUTED: 'on',
+    };
     expect(readConfig({}, env).config).toMatchObject({
       bodyPeek: false,
       bodyPeekMaxBytes: 2048,

@@ -7,8 +7,12 @@ import { fileURLToPath } from 'node:url';
  */
 export default function setup(): void {
   const root = fileURLToPath(new URL('../../../', import.meta.url));
-  execFileSync('flock', ['/tmp/faultline-instrumentation-build.lock', 'npm', 'run', 'build', '-w', '@faultline/instrumentation'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    'flock',
+    ['/tmp/faultline-instrumentation-build.lock', 'npm', 'run', 'build', '-w', '@faultline/instrumentation'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }

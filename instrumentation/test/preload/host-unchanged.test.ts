@@ -19,7 +19,11 @@ describe.each(['script.mjs', 'script.cjs'])('a batch job (%s) under the preload'
       runFixture({ fixture, mode: 'import', env: { ...env, OTEL_SERVICE_NAME: 'fl-h3-import' } }),
       runFixture({ fixture, mode: 'require', env: { ...env, OTEL_SERVICE_NAME: 'fl-h3-require' } }),
       // A collector that refuses connections must cost nothing visible either.
-      runFixture({ fixture, mode: 'import', env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: await closedPortUrl() } }),
+      runFixture({
+        fixture,
+        mode: 'import',
+        env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: await closedPortUrl() },
+      }),
     ]);
   });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OtlpReceiver, startOtlpReceiver } from './helpers/otlp-receiver.js';
+import { startOtlpReceiver } from './helpers/otlp-receiver.js';
 import { startService } from './helpers/run-fixture.js';
 import { envelopeOf, httpClientSpans } from './helpers/spans.js';
-import { closedPortUrl, startUpstream, type Upstream } from './helpers/upstream.js';
+import { closedPortUrl, startUpstream } from './helpers/upstream.js';
 
 interface Repeat {
   first: { status?: number; error?: string };
@@ -24,7 +24,9 @@ async function runRepeat(enforce: boolean, mode: 'import' | 'require') {
       FAULTLINE_ENFORCE_MISROUTED: enforce ? 'on' : 'off',
     },
   });
-  const res = await fetch(`${service.url}/repeat`, { headers: { 'x-request-id': `fl-h3-repeat-${enforce}` } });
+  const res = await fetch(`${service.url}/repeat`, {
+    headers: { 'x-request-id': `fl-h3-repeat-${enforce}` },
+  });
   const result = (await res.json()) as Repeat;
   await service.stop();
   return { receiver, upstream, result };

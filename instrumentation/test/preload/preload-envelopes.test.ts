@@ -62,6 +62,8 @@ describe.concurrent.each(RUNS)('preload --$mode with $fixture exporting $protoco
       pgError: '42P01',
       mysqlError: 'ER_NO_SUCH_TABLE',
       redisError: 'WRONGTYPE',
+      retried: 200,
+      retryCalls: 3,
     });
   });
 
@@ -84,10 +86,20 @@ describe.concurrent.each(RUNS)('preload --$mode with $fixture exporting $protoco
 
   it('classifies node:http failing statuses with Retry-After', () => {
     const s503 = httpClientSpans(spans, '/status/503')[0];
-    expect(envelopeOf(s503)).toMatchObject({ class: 'transient', source: 'http', code: '503', retryable: true });
+    expect(envelopeOf(s503)).toMatchObject({
+      class: 'transient',
+      source: 'http',
+      code: '503',
+      retryable: true,
+    });
     expect(s503?.statusCode).toBe(STATUS_ERROR);
     const s429 = httpClientSpans(spans, '/status/429')[0];
-    expect(envelopeOf(s429)).toMatchObject({ class: 'rate_limit', code: '429', retryable: true, retry_after: 7 });
+    expect(envelopeOf(s429)).toMatchObject({
+      class: 'rate_limit',
+      code: '429',
+      retryable: true,
+      retry_after: 7,
+    });
     expect(JSON.parse(String(s429?.attributes['faultline.raw']))).toBeTypeOf('object');
     expect(s429?.attributes['error.type']).toBe('429');
   });
@@ -116,7 +128,9 @@ describe.concurrent.each(RUNS)('preload --$mode with $fixture exporting $protoco
   it('classifies pg, mysql2 and ioredis errors with their own codes', () => {
     const pgFailed = dbClientSpans(spans, 'postgresql').find((s) => s.statusCode === STATUS_ERROR);
     expect(envelopeOf(pgFailed)).toMatchObject({ source: 'db', code: '42P01', retryable: false });
-    const pgOk = dbClientSpans(spans, 'postgresql').find((s) => String(s.attributes['db.statement'] ?? s.attributes['db.query.text']).includes('SELECT 1'));
+    const pgOk = dbClientSpans(spans, 'postgresql').find((s) =>
+      String(s.attributes['db.statement'] ?? s.attributes['db.query.text']).includes('SELECT 1'),
+    );
     expect(envelopeOf(pgOk)).toEqual({ source: 'db', correlation_id: correlationId });
     const myFailed = dbClientSpans(spans, 'mysql').find((s) => s.statusCode === STATUS_ERROR);
     expect(envelopeOf(myFailed)).toMatchObject({ source: 'db', retryable: false });
@@ -125,9 +139,28 @@ describe.concurrent.each(RUNS)('preload --$mode with $fixture exporting $protoco
     expect(envelopeOf(redisFailed)).toMatchObject({ source: 'db', code: 'WRONGTYPE', retryable: false });
   });
 
+  it('records withRetry attempt numbers and the resend count on each attempt span', () => {
+    const retried = spans
+      .filter((s) => s.attributes['faultline.attempt'] !== undefined)
+      .map((s) => ({
+        attempt: s.attributes['faultline.attempt'],
+        path: new URL(String(s.attributes['url.full'])).pathname,
+        resendCount: s.attributes['http.request.resend_count'],
+      }))
+      .sort((x, y) => Number(x.attempt) - Number(y.attempt));
+    expect(retried).toEqual([
+      { attempt: 2, path: '/status/503', resendCount: 1 },
+      { attempt: 3, path: '/status/200', resendCount: 2 },
+    ]);
+    // Attempt 1 carries no attribute (absent means 1): the node:http call and the first fetch.
+    expect(httpClientSpans(spans, '/status/503')).toHaveLength(3);
+  });
+
   it('leaves a successful inbound request unclassified and tags every client span with a source', () => {
     const server = spans.find((s) => s.kind === SERVER && s.attributes['url.path'] === '/scenario');
     expect(server?.attributes['faultline.class']).toBeUndefined();
-    expect(spans.filter((s) => s.kind === CLIENT && s.attributes['faultline.source'] === undefined)).toEqual([]);
+    expect(spans.filter((s) => s.kind === CLIENT && s.attributes['faultline.source'] === undefined)).toEqual(
+      [],
+    );
   });
 });

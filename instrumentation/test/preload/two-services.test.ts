@@ -20,7 +20,11 @@ describe('correlation across two preloaded services', () => {
     // A is an ESM app under --import, B a CJS app under --require: the id must survive both.
     const [a, b] = await Promise.all([
       startService({ fixture: 'service.mjs', mode: 'import', env: { ...env, OTEL_SERVICE_NAME: 'fl-h3-a' } }),
-      startService({ fixture: 'service.cjs', mode: 'require', env: { ...env, OTEL_SERVICE_NAME: 'fl-h3-b' } }),
+      startService({
+        fixture: 'service.cjs',
+        mode: 'require',
+        env: { ...env, OTEL_SERVICE_NAME: 'fl-h3-b' },
+      }),
     ]);
     const res = await fetch(`${a.url}/call?target=${encodeURIComponent(`${b.url}/leaf`)}`, {
       headers: { 'x-correlation-id': correlationId },
@@ -58,6 +62,10 @@ describe('correlation across two preloaded services', () => {
     const bServer = spans.find((s) => s.service === 'fl-h3-b' && s.kind === SERVER);
     expect(envelopeOf(bServer)).toMatchObject({ class: 'transient', code: '502', source: 'http' });
     const aClient = spans.find((s) => s.service === 'fl-h3-a' && s.kind === CLIENT);
-    expect(envelopeOf(aClient)).toMatchObject({ class: 'transient', code: '502', correlation_id: correlationId });
+    expect(envelopeOf(aClient)).toMatchObject({
+      class: 'transient',
+      code: '502',
+      correlation_id: correlationId,
+    });
   });
 });

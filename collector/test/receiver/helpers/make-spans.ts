@@ -28,21 +28,28 @@ export function makeSpans(serviceName: string, specs: SpanSpec[]): ReadableSpan[
   // No context manager is registered, so children get their parent explicitly.
   const root = tracer.startSpan('root', { kind: SpanKind.SERVER });
   const parent = trace.setSpan(context.active(), root);
-  {
-    for (const spec of specs) {
-      const span = tracer.startSpan(spec.name, { kind: spec.kind ?? SpanKind.CLIENT, attributes: spec.attributes }, parent);
-      if (spec.event) span.addEvent(spec.event.name, spec.event.attributes);
-      if (spec.error) span.setStatus({ code: SpanStatusCode.ERROR, message: spec.error });
-      span.end();
-    }
-    root.end();
+  for (const spec of specs) {
+    const span = tracer.startSpan(
+      spec.name,
+      { kind: spec.kind ?? SpanKind.CLIENT, attributes: spec.attributes },
+      parent,
+    );
+    if (spec.event) span.addEvent(spec.event.name, spec.event.attributes);
+    if (spec.error) span.setStatus({ code: SpanStatusCode.ERROR, message: spec.error });
+    span.end();
   }
+  root.end();
   return memory.getFinishedSpans();
 }
 
 /** Runs one export through an official exporter and resolves with its result code. */
-export function exportSpans(exporter: SpanExporter, spans: ReadableSpan[]): Promise<{ ok: boolean; error?: Error }> {
+export function exportSpans(
+  exporter: SpanExporter,
+  spans: ReadableSpan[],
+): Promise<{ ok: boolean; error?: Error }> {
   return new Promise((resolve) => {
-    exporter.export(spans, (result) => resolve({ ok: result.code === ExportResultCode.SUCCESS, error: result.error }));
+    exporter.export(spans, (result) =>
+      resolve({ ok: result.code === ExportResultCode.SUCCESS, error: result.error }),
+    );
   });
 }

@@ -22,7 +22,7 @@ export async function postTraces(
   const res = await fetch(`${url}${options.path ?? '/v1/traces'}`, {
     method: options.method ?? 'POST',
     headers: h,
-    body: options.method === 'GET' ? undefined : payload,
+    body: options.method === 'GET' ? undefined : new Uint8Array(payload),
   });
   return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
 }

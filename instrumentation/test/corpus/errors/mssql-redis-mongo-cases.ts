@@ -3,12 +3,16 @@ import type { ErrorCase, Expected } from '../corpus-case.js';
 import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from './mongodb-errors.js';
 import { ioredisMaxRetriesError, redisReplyError } from './wire-errors.js';
 
-const TEDIOUS = 'tedious 19.2.2 lib/token/handler.js onErrorMessage (RequestError EREQUEST + number/state/class)';
+const TEDIOUS =
+  'tedious 19.2.2 lib/token/handler.js onErrorMessage (RequestError EREQUEST + number/state/class)';
 const AZURE_SQL =
   'Azure SQL transient errors, https://learn.microsoft.com/azure/azure-sql/database/troubleshoot-common-errors-issues#transient-fault-error-messages-40197-40613-and-others';
-const MSSQL_REF = 'SQL Server errors, https://learn.microsoft.com/sql/relational-databases/errors-events/database-engine-events-and-errors';
-const IOREDIS = 'ioredis 6.0.0 built/resp/decoder.js SimpleError + built/DataHandler.js returnError (err.command)';
-const REDIS_ERR = 'Redis error prefixes, https://redis.io/docs/latest/develop/reference/protocol-spec/#simple-errors';
+const MSSQL_REF =
+  'SQL Server errors, https://learn.microsoft.com/sql/relational-databases/errors-events/database-engine-events-and-errors';
+const IOREDIS =
+  'ioredis 6.0.0 built/resp/decoder.js SimpleError + built/DataHandler.js returnError (err.command)';
+const REDIS_ERR =
+  'Redis error prefixes, https://redis.io/docs/latest/develop/reference/protocol-spec/#simple-errors';
 const MONGO = 'mongodb 6.x src/error.ts MongoServerError (errorLabels behind a Symbol, exposed by a getter)';
 const MONGO_RETRY =
   'MongoDB retryable writes spec, https://github.com/mongodb/specifications/blob/master/source/retryable-writes/retryable-writes.md#determining-retryable-errors';
@@ -22,7 +26,13 @@ function tediousRequestError(number: number, message: string, state = 1, cls = 1
   return error;
 }
 
-const msCase = (id: string, number: number, message: string, expected: Expected, opts: Partial<ErrorCase> = {}): ErrorCase => ({
+const msCase = (
+  id: string,
+  number: number,
+  message: string,
+  expected: Expected,
+  opts: Partial<ErrorCase> = {},
+): ErrorCase => ({
   id: `mssql-${id}`,
   origin: `${TEDIOUS}; ${MSSQL_REF} (${number})`,
   build: () => tediousRequestError(number, message),
@@ -30,7 +40,12 @@ const msCase = (id: string, number: number, message: string, expected: Expected,
   ...opts,
 });
 
-const redisCase = (id: string, line: string, expected: Expected, opts: Partial<ErrorCase> = {}): ErrorCase => ({
+const redisCase = (
+  id: string,
+  line: string,
+  expected: Expected,
+  opts: Partial<ErrorCase> = {},
+): ErrorCase => ({
   id: `redis-${id}`,
   origin: `${IOREDIS}; ${REDIS_ERR}`,
   build: () => redisReplyError(line, { name: 'set', args: ['h6corpus:key', 'value'] }),
@@ -58,42 +73,80 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
     1205,
     'Transaction (Process ID 52) was deadlocked on lock resources with another process and has been chosen as the deadlock victim. Rerun the transaction.',
     { class: 'transient', code: '1205', retryable: true, retry_after: 0 },
-    { ctx: { system: 'microsoft.sql_server' }, origin: `${TEDIOUS}; https://learn.microsoft.com/sql/relational-databases/errors-events/mssqlserver-1205-database-engine-error` },
+    {
+      ctx: { system: 'microsoft.sql_server' },
+      origin: `${TEDIOUS}; https://learn.microsoft.com/sql/relational-databases/errors-events/mssqlserver-1205-database-engine-error`,
+    },
   ),
   msCase(
     'deadlock-victim-1205-no-ctx',
     1205,
     'Transaction (Process ID 61) was deadlocked on lock resources with another process and has been chosen as the deadlock victim. Rerun the transaction.',
     { class: 'transient', code: '1205', retryable: true, retry_after: 0 },
-    { note: 'No ctx.system: the tedious RequestError shape (number, state, class, serverName) identifies SQL Server.' },
+    {
+      note: 'No ctx.system: the tedious RequestError shape (number, state, class, serverName) identifies SQL Server.',
+    },
   ),
-  msCase('unique-constraint-2627', 2627, "Violation of PRIMARY KEY constraint 'PK_Orders'. Cannot insert duplicate key in object 'dbo.Orders'. The duplicate key value is (42).", {
-    class: 'validation',
-    code: '2627',
+  msCase(
+    'unique-constraint-2627',
+    2627,
+    "Violation of PRIMARY KEY constraint 'PK_Orders'. Cannot insert duplicate key in object 'dbo.Orders'. The duplicate key value is (42).",
+    {
+      class: 'validation',
+      code: '2627',
+      ...NO,
+    },
+  ),
+  msCase(
+    'unique-index-2601',
+    2601,
+    "Cannot insert duplicate key row in object 'dbo.Users' with unique index 'IX_Users_Email'. The duplicate key value is (a@b.c).",
+    {
+      class: 'validation',
+      code: '2601',
+      ...NO,
+    },
+  ),
+  msCase(
+    'fk-conflict-547',
+    547,
+    'The INSERT statement conflicted with the FOREIGN KEY constraint "FK_Items_Orders".',
+    {
+      class: 'validation',
+      code: '547',
+      ...NO,
+    },
+  ),
+  msCase(
+    'null-515',
+    515,
+    "Cannot insert the value NULL into column 'Email', table 'shop.dbo.Users'; column does not allow nulls. INSERT fails.",
+    {
+      class: 'validation',
+      code: '515',
+      ...NO,
+    },
+  ),
+  msCase(
+    'permission-229',
+    229,
+    "The SELECT permission was denied on the object 'Orders', database 'shop', schema 'dbo'.",
+    {
+      class: 'authentication',
+      code: '229',
+      ...NO,
+    },
+  ),
+  msCase('invalid-object-208', 208, "Invalid object name 'dbo.H6Missing'.", {
+    class: 'permanent',
+    code: '208',
     ...NO,
   }),
-  msCase('unique-index-2601', 2601, "Cannot insert duplicate key row in object 'dbo.Users' with unique index 'IX_Users_Email'. The duplicate key value is (a@b.c).", {
-    class: 'validation',
-    code: '2601',
-    ...NO,
+  msCase('lock-timeout-1222', 1222, 'Lock request time out period exceeded.', {
+    class: 'transient',
+    code: '1222',
+    retryable: true,
   }),
-  msCase('fk-conflict-547', 547, 'The INSERT statement conflicted with the FOREIGN KEY constraint "FK_Items_Orders".', {
-    class: 'validation',
-    code: '547',
-    ...NO,
-  }),
-  msCase('null-515', 515, "Cannot insert the value NULL into column 'Email', table 'shop.dbo.Users'; column does not allow nulls. INSERT fails.", {
-    class: 'validation',
-    code: '515',
-    ...NO,
-  }),
-  msCase('permission-229', 229, "The SELECT permission was denied on the object 'Orders', database 'shop', schema 'dbo'.", {
-    class: 'authentication',
-    code: '229',
-    ...NO,
-  }),
-  msCase('invalid-object-208', 208, "Invalid object name 'dbo.H6Missing'.", { class: 'permanent', code: '208', ...NO }),
-  msCase('lock-timeout-1222', 1222, 'Lock request time out period exceeded.', { class: 'transient', code: '1222', retryable: true }),
   msCase(
     'azure-40613-db-unavailable',
     40613,
@@ -113,7 +166,10 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
     40501,
     'The service is currently busy. Retry the request after 10 seconds. Incident ID: 1a2b. Code: 123.',
     { class: 'rate_limit', code: '40501', retryable: true },
-    { origin: `${TEDIOUS}; ${AZURE_SQL}`, note: 'Azure SQL engine throttling; the docs say retry after 10 s.' },
+    {
+      origin: `${TEDIOUS}; ${AZURE_SQL}`,
+      note: 'Azure SQL engine throttling; the docs say retry after 10 s.',
+    },
   ),
   msCase(
     'azure-49918-cannot-process',
@@ -127,7 +183,10 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
     10928,
     'Resource ID : 1. The request limit for the database is 90 and has been reached.',
     { class: 'transient', code: '10928', retryable: true },
-    { origin: `${TEDIOUS}; ${AZURE_SQL}; tedious lib/transient-error-lookup.js`, note: 'rate_limit is also defensible.' },
+    {
+      origin: `${TEDIOUS}; ${AZURE_SQL}; tedious lib/transient-error-lookup.js`,
+      note: 'rate_limit is also defensible.',
+    },
   ),
   {
     id: 'mssql-aggregate-unique-then-terminated',
@@ -135,7 +194,12 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
     note: 'The first error says why; 3621 "The statement has been terminated." only follows it.',
     build: () =>
       new AggregateError([
-        tediousRequestError(2627, "Violation of UNIQUE KEY constraint 'UQ_Email'. Cannot insert duplicate key in object 'dbo.Users'.", 1, 14),
+        tediousRequestError(
+          2627,
+          "Violation of UNIQUE KEY constraint 'UQ_Email'. Cannot insert duplicate key in object 'dbo.Users'.",
+          1,
+          14,
+        ),
         tediousRequestError(3621, 'The statement has been terminated.', 0, 0),
       ]),
     ctx: { system: 'microsoft.sql_server' },
@@ -143,7 +207,8 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
   },
   {
     id: 'mssql-login-failed-elogin',
-    origin: 'tedious 19.2.2 lib/token/handler.js Login7TokenHandler.onErrorMessage (ConnectionError ELOGIN, no number)',
+    origin:
+      'tedious 19.2.2 lib/token/handler.js Login7TokenHandler.onErrorMessage (ConnectionError ELOGIN, no number)',
     build: () => new ConnectionError("Login failed for user 'app'.", 'ELOGIN'),
     ctx: { system: 'microsoft.sql_server' },
     expected: { class: 'authentication', code: 'ELOGIN', ...NO },
@@ -152,9 +217,12 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
     id: 'mssql-login-transient-elogin',
     origin: 'tedious 19.2.2 lib/token/handler.js (isTransient = true for 4060/10928/10929/40197/40501/40613)',
     build: () =>
-      Object.assign(new ConnectionError("Database 'shop' on server 'sql-prod' is not currently available.", 'ELOGIN'), {
-        isTransient: true,
-      }),
+      Object.assign(
+        new ConnectionError("Database 'shop' on server 'sql-prod' is not currently available.", 'ELOGIN'),
+        {
+          isTransient: true,
+        },
+      ),
     ctx: { system: 'microsoft.sql_server' },
     expected: { class: 'transient', retryable: true },
   },
@@ -175,7 +243,9 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
         address: '10.0.0.5',
         port: 1433,
       });
-      return new ConnectionError(`Failed to connect to 10.0.0.5:1433 - ${cause.message}`, 'ESOCKET', { cause });
+      return new ConnectionError(`Failed to connect to 10.0.0.5:1433 - ${cause.message}`, 'ESOCKET', {
+        cause,
+      });
     },
     expected: { class: 'transient', retryable: true },
   },
@@ -194,14 +264,20 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
   {
     id: 'mssql-eencrypt',
     origin: 'tedious 19.2.2 lib/connection.js (ConnectionError EENCRYPT)',
-    build: () => new ConnectionError("Server requires encryption, set 'encrypt' config option to true.", 'EENCRYPT'),
+    build: () =>
+      new ConnectionError("Server requires encryption, set 'encrypt' config option to true.", 'EENCRYPT'),
     expected: { class: 'permanent', ...NO },
   },
-  redisCase('wrongtype', 'WRONGTYPE Operation against a key holding the wrong kind of value', {
-    class: 'validation',
-    code: 'WRONGTYPE',
-    ...NO,
-  }, { note: 'The command does not fit the data: repair the call (permanent is defensible); never retry.' }),
+  redisCase(
+    'wrongtype',
+    'WRONGTYPE Operation against a key holding the wrong kind of value',
+    {
+      class: 'validation',
+      code: 'WRONGTYPE',
+      ...NO,
+    },
+    { note: 'The command does not fit the data: repair the call (permanent is defensible); never retry.' },
+  ),
   redisCase('noauth', 'NOAUTH Authentication required.', { class: 'authentication', code: 'NOAUTH', ...NO }),
   {
     id: 'redis-wrongpass-auth-args-redacted',
@@ -220,34 +296,61 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
     code: 'NOPERM',
     ...NO,
   }),
-  redisCase('loading', 'LOADING Redis is loading the dataset in memory', { class: 'transient', code: 'LOADING', retryable: true }),
-  redisCase('busy', 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.', {
+  redisCase('loading', 'LOADING Redis is loading the dataset in memory', {
     class: 'transient',
-    code: 'BUSY',
+    code: 'LOADING',
     retryable: true,
   }),
-  redisCase('readonly', "READONLY You can't write against a read only replica.", {
-    class: 'transient',
-    code: 'READONLY',
-    retryable: true,
-  }, { note: 'Seen right after a failover until the client reconnects to the new primary.' }),
-  redisCase('masterdown', "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.", {
-    class: 'transient',
-    code: 'MASTERDOWN',
-    retryable: true,
-  }),
+  redisCase(
+    'busy',
+    'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.',
+    {
+      class: 'transient',
+      code: 'BUSY',
+      retryable: true,
+    },
+  ),
+  redisCase(
+    'readonly',
+    "READONLY You can't write against a read only replica.",
+    {
+      class: 'transient',
+      code: 'READONLY',
+      retryable: true,
+    },
+    { note: 'Seen right after a failover until the client reconnects to the new primary.' },
+  ),
+  redisCase(
+    'masterdown',
+    "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",
+    {
+      class: 'transient',
+      code: 'MASTERDOWN',
+      retryable: true,
+    },
+  ),
   redisCase('tryagain', 'TRYAGAIN Multiple keys request during rehashing of slot', {
     class: 'transient',
     code: 'TRYAGAIN',
     retryable: true,
   }),
-  redisCase('clusterdown', 'CLUSTERDOWN The cluster is down', { class: 'transient', code: 'CLUSTERDOWN', retryable: true }),
-  redisCase('oom', "OOM command not allowed when used memory > 'maxmemory'.", { class: 'transient', code: 'OOM', retryable: true }, {
-    note: 'Capacity on the server side; clears when keys expire or are evicted. Back off.',
+  redisCase('clusterdown', 'CLUSTERDOWN The cluster is down', {
+    class: 'transient',
+    code: 'CLUSTERDOWN',
+    retryable: true,
   }),
+  redisCase(
+    'oom',
+    "OOM command not allowed when used memory > 'maxmemory'.",
+    { class: 'transient', code: 'OOM', retryable: true },
+    {
+      note: 'Capacity on the server side; clears when keys expire or are evicted. Back off.',
+    },
+  ),
   {
     id: 'ioredis-connection-is-closed',
-    origin: 'ioredis 6.0.0 built/utils/index.js CONNECTION_CLOSED_ERROR_MSG ("Connection is closed.", plain Error)',
+    origin:
+      'ioredis 6.0.0 built/utils/index.js CONNECTION_CLOSED_ERROR_MSG ("Connection is closed.", plain Error)',
     build: () => new Error('Connection is closed.'),
     ctx: { system: 'redis' },
     expected: { class: 'transient', retryable: true },
@@ -280,30 +383,54 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
       errorLabels: ['TransientTransactionError'],
     },
     { class: 'transient', code: '112', retryable: true },
-    { origin: `${MONGO}; transactions spec https://www.mongodb.com/docs/manual/core/transactions-in-applications/#transienttransactionerror` },
+    {
+      origin: `${MONGO}; transactions spec https://www.mongodb.com/docs/manual/core/transactions-in-applications/#transienttransactionerror`,
+    },
   ),
   mongoCase(
     'not-writable-primary-retryable-write',
-    { code: 10107, codeName: 'NotWritablePrimary', errmsg: 'not primary', errorLabels: ['RetryableWriteError'] },
+    {
+      code: 10107,
+      codeName: 'NotWritablePrimary',
+      errmsg: 'not primary',
+      errorLabels: ['RetryableWriteError'],
+    },
     { class: 'transient', code: '10107', retryable: true },
     { origin: `${MONGO}; ${MONGO_RETRY}` },
   ),
   mongoCase(
     'primary-stepped-down-189',
-    { code: 189, codeName: 'PrimarySteppedDown', errmsg: 'Primary stepped down while waiting for replication' },
+    {
+      code: 189,
+      codeName: 'PrimarySteppedDown',
+      errmsg: 'Primary stepped down while waiting for replication',
+    },
     { class: 'transient', code: '189', retryable: true },
     { origin: `${MONGO}; ${MONGO_RETRY} (189 is in the retryable code list)` },
   ),
   mongoCase(
     'shutdown-in-progress-91',
-    { code: 91, codeName: 'ShutdownInProgress', errmsg: 'The server is in quiesce mode and will shut down', errorLabels: ['RetryableWriteError'] },
+    {
+      code: 91,
+      codeName: 'ShutdownInProgress',
+      errmsg: 'The server is in quiesce mode and will shut down',
+      errorLabels: ['RetryableWriteError'],
+    },
     { class: 'transient', code: '91', retryable: true },
   ),
   mongoCase(
     'unknown-code-with-retryable-label',
-    { code: 999999, codeName: 'SomeFutureCode', errmsg: 'something new', errorLabels: ['RetryableWriteError'] },
+    {
+      code: 999999,
+      codeName: 'SomeFutureCode',
+      errmsg: 'something new',
+      errorLabels: ['RetryableWriteError'],
+    },
     { class: 'transient', retryable: true },
-    { note: 'The server label is the documented retry signal, whatever the code.', origin: `${MONGO}; ${MONGO_RETRY}` },
+    {
+      note: 'The server label is the documented retry signal, whatever the code.',
+      origin: `${MONGO}; ${MONGO_RETRY}`,
+    },
   ),
   mongoCase(
     'authentication-failed-18',
@@ -312,12 +439,21 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
   ),
   mongoCase(
     'unauthorized-13',
-    { code: 13, codeName: 'Unauthorized', errmsg: 'not authorized on shop to execute command { insert: "orders" }' },
+    {
+      code: 13,
+      codeName: 'Unauthorized',
+      errmsg: 'not authorized on shop to execute command { insert: "orders" }',
+    },
     { class: 'authentication', code: '13', ...NO },
   ),
   mongoCase(
     'document-validation-121',
-    { code: 121, codeName: 'DocumentValidationFailure', errmsg: 'Document failed validation', errInfo: { failingDocumentId: 1 } },
+    {
+      code: 121,
+      codeName: 'DocumentValidationFailure',
+      errmsg: 'Document failed validation',
+      errInfo: { failingDocumentId: 1 },
+    },
     { class: 'validation', code: '121', ...NO },
   ),
   mongoCase(
@@ -334,11 +470,15 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
         "Error=16500, RetryAfterMs=72, Details='Response status code does not indicate success: TooManyRequests (429); Substatus: 3200; ActivityId: 1a2b'",
     },
     { class: 'rate_limit', retryable: true },
-    { origin: 'Azure Cosmos DB for MongoDB docs, https://learn.microsoft.com/azure/cosmos-db/mongodb/prevent-rate-limiting-errors (16500)' },
+    {
+      origin:
+        'Azure Cosmos DB for MongoDB docs, https://learn.microsoft.com/azure/cosmos-db/mongodb/prevent-rate-limiting-errors (16500)',
+    },
   ),
   {
     id: 'mongo-network-error-reset-pool',
-    origin: 'mongodb 6.x src/error.ts MongoNetworkError (labels ResetPool/RetryableWriteError added by the pool)',
+    origin:
+      'mongodb 6.x src/error.ts MongoNetworkError (labels ResetPool/RetryableWriteError added by the pool)',
     build: () => {
       const err = new MongoNetworkError('connection 3 to 10.0.0.8:27017 closed');
       err.addErrorLabel('ResetPool');

@@ -21,8 +21,24 @@ const GRPC_GUIDE = 'gRPC status code guidance, https://grpc.github.io/grpc/core/
 
 const NO = { retryable: false, retry_after: null } as const;
 
+// undici's .d.ts disagrees with its JS for these constructors; lib/core/errors.js is what runs.
+const SocketError = undiciErrors.SocketError as unknown as new (
+  message: string,
+  socket: object | null,
+) => Error;
+const RequestRetryError = undiciErrors.RequestRetryError as unknown as new (
+  message: string,
+  statusCode: number,
+  extra: { headers: Record<string, string>; data: { count: number } },
+) => Error;
+
 /** A Node system error with the fields libuv's exceptionWithHostPort sets (errno negative, syscall, address, port). */
-function systemError(code: keyof typeof constants.errno, syscall: string, address: string, port: number): Error {
+function systemError(
+  code: keyof typeof constants.errno,
+  syscall: string,
+  address: string,
+  port: number,
+): Error {
   return Object.assign(new Error(`${syscall} ${code} ${address}:${port}`), {
     errno: -constants.errno[code],
     code,
@@ -42,9 +58,9 @@ export const networkRpcCases: ErrorCase[] = [
   },
   {
     id: 'node-econnrefused-localhost-aggregate-real',
-    origin: `${NODE}: net.connect("localhost") with autoSelectFamily → AggregateError [ECONNREFUSED] with errors[]`,
-    note: 'On Node 20 "localhost" tries ::1 and 127.0.0.1; the thrown value is an AggregateError whose own code is ECONNREFUSED.',
-    build: () => netConnectError('localhost'),
+    origin: `${NODE}: net.connect with autoSelectFamily and two addresses → AggregateError [ECONNREFUSED] with errors[]`,
+    note: 'What "localhost" gives on dual-stack hosts (::1 then 127.0.0.1): an AggregateError whose own code is ECONNREFUSED.',
+    build: () => netConnectError('localhost', true),
     expected: { class: 'transient', code: 'ECONNREFUSED', retryable: true },
   },
   {
@@ -94,7 +110,12 @@ export const networkRpcCases: ErrorCase[] = [
   {
     id: 'node-epipe',
     origin: `Node.js lib/internal/errors.js UVException (write EPIPE); ${SMITHY_NET}`,
-    build: () => Object.assign(new Error('write EPIPE'), { errno: -constants.errno.EPIPE, code: 'EPIPE', syscall: 'write' }),
+    build: () =>
+      Object.assign(new Error('write EPIPE'), {
+        errno: -constants.errno.EPIPE,
+        code: 'EPIPE',
+        syscall: 'write',
+      }),
     expected: { class: 'transient', code: 'EPIPE', retryable: true },
   },
   {
@@ -132,7 +153,10 @@ export const networkRpcCases: ErrorCase[] = [
   {
     id: 'undici-connect-timeout',
     origin: `${UNDICI} ConnectTimeoutError (UND_ERR_CONNECT_TIMEOUT)`,
-    build: () => new undiciErrors.ConnectTimeoutError('Connect Timeout Error (attempted address: api.example.com:443, timeout: 10000ms)'),
+    build: () =>
+      new undiciErrors.ConnectTimeoutError(
+        'Connect Timeout Error (attempted address: api.example.com:443, timeout: 10000ms)',
+      ),
     expected: { class: 'transient', code: 'UND_ERR_CONNECT_TIMEOUT', retryable: true },
   },
   {
@@ -151,7 +175,7 @@ export const networkRpcCases: ErrorCase[] = [
     id: 'undici-socket-error',
     origin: `${UNDICI} SocketError (UND_ERR_SOCKET, "other side closed")`,
     build: () =>
-      new undiciErrors.SocketError('other side closed', {
+      new SocketError('other side closed', {
         localAddress: '127.0.0.1',
         localPort: 50123,
         remoteAddress: '10.0.0.9',
@@ -177,7 +201,7 @@ export const networkRpcCases: ErrorCase[] = [
     id: 'undici-request-retry-error-429',
     origin: `${UNDICI} RequestRetryError (UND_ERR_REQ_RETRY) from RetryHandler: statusCode + headers`,
     build: () =>
-      new undiciErrors.RequestRetryError('Request failed', 429, {
+      new RequestRetryError('Request failed', 429, {
         headers: { 'retry-after': '12' },
         data: { count: 3 },
       }),
@@ -258,7 +282,8 @@ export const networkRpcCases: ErrorCase[] = [
   {
     id: 'grpc-not-found',
     origin: `${GRPC}; ${GRPC_GUIDE}`,
-    build: () => grpcStatusError(5, 'Document "projects/p/databases/(default)/documents/orders/9" not found.'),
+    build: () =>
+      grpcStatusError(5, 'Document "projects/p/databases/(default)/documents/orders/9" not found.'),
     expected: { class: 'permanent', ...NO },
   },
   {

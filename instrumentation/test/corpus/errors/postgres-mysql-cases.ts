@@ -1,10 +1,13 @@
 import type { ErrorCase, Expected } from '../corpus-case.js';
 import { mysqlServerError, pgDatabaseError } from './wire-errors.js';
 
-const PG = 'pg-protocol 1.16.1 dist/parser.js parseErrorMessage; SQLSTATE table https://www.postgresql.org/docs/current/errcodes-appendix.html';
-const PG_RETRY = 'PostgreSQL docs, https://www.postgresql.org/docs/current/mvcc-serialization-failure-handling.html';
+const PG =
+  'pg-protocol 1.16.1 dist/parser.js parseErrorMessage; SQLSTATE table https://www.postgresql.org/docs/current/errcodes-appendix.html';
+const PG_RETRY =
+  'PostgreSQL docs, https://www.postgresql.org/docs/current/mvcc-serialization-failure-handling.html';
 const MY = 'mysql2 3.24.6 lib/packets/packet.js asError + lib/commands/command.js (err.sql)';
-const MY_REF = 'MySQL 8.4 server error reference, https://dev.mysql.com/doc/mysql-errors/8.4/en/server-error-reference.html';
+const MY_REF =
+  'MySQL 8.4 server error reference, https://dev.mysql.com/doc/mysql-errors/8.4/en/server-error-reference.html';
 
 const pgCase = (
   id: string,
@@ -45,7 +48,13 @@ export const postgresMysqlCases: ErrorCase[] = [
     '40001',
     'could not serialize access due to read/write dependencies among transactions',
     { class: 'transient', code: '40001', retryable: true, retry_after: 0 },
-    { D: 'Reason code: Canceled on identification as a pivot, during commit attempt.', H: 'The transaction might succeed if retried.', F: 'predicate.c', L: '4860', R: 'OnConflict_CheckForSerializationFailure' },
+    {
+      D: 'Reason code: Canceled on identification as a pivot, during commit attempt.',
+      H: 'The transaction might succeed if retried.',
+      F: 'predicate.c',
+      L: '4860',
+      R: 'OnConflict_CheckForSerializationFailure',
+    },
     { origin: `${PG}; ${PG_RETRY}` },
   ),
   pgCase(
@@ -53,7 +62,13 @@ export const postgresMysqlCases: ErrorCase[] = [
     '40P01',
     'deadlock detected',
     { class: 'transient', code: '40P01', retryable: true, retry_after: 0 },
-    { D: 'Process 4242 waits for ShareLock on transaction 771; blocked by process 4243.', H: 'See server log for query details.', F: 'deadlock.c', L: '1148', R: 'DeadLockReport' },
+    {
+      D: 'Process 4242 waits for ShareLock on transaction 771; blocked by process 4243.',
+      H: 'See server log for query details.',
+      F: 'deadlock.c',
+      L: '1148',
+      R: 'DeadLockReport',
+    },
     { ctx: { system: 'postgresql' } },
   ),
   pgCase(
@@ -61,7 +76,15 @@ export const postgresMysqlCases: ErrorCase[] = [
     '23505',
     'duplicate key value violates unique constraint "h6_orders_pkey"',
     { class: 'validation', code: '23505', ...NO },
-    { D: 'Key (id)=(42) already exists.', s: 'public', t: 'h6_orders', n: 'h6_orders_pkey', F: 'nbtinsert.c', L: '666', R: '_bt_check_unique' },
+    {
+      D: 'Key (id)=(42) already exists.',
+      s: 'public',
+      t: 'h6_orders',
+      n: 'h6_orders_pkey',
+      F: 'nbtinsert.c',
+      L: '666',
+      R: '_bt_check_unique',
+    },
   ),
   pgCase(
     'foreign-key-violation',
@@ -70,16 +93,26 @@ export const postgresMysqlCases: ErrorCase[] = [
     { class: 'validation', code: '23503', ...NO },
     { D: 'Key (order_id)=(9) is not present in table "h6_orders".', t: 'h6_items', n: 'h6_items_order_fkey' },
   ),
-  pgCase('not-null-violation', '23502', 'null value in column "email" of relation "users" violates not-null constraint', {
-    class: 'validation',
-    code: '23502',
-    ...NO,
-  }),
-  pgCase('check-violation', '23514', 'new row for relation "h6_orders" violates check constraint "qty_positive"', {
-    class: 'validation',
-    code: '23514',
-    ...NO,
-  }),
+  pgCase(
+    'not-null-violation',
+    '23502',
+    'null value in column "email" of relation "users" violates not-null constraint',
+    {
+      class: 'validation',
+      code: '23502',
+      ...NO,
+    },
+  ),
+  pgCase(
+    'check-violation',
+    '23514',
+    'new row for relation "h6_orders" violates check constraint "qty_positive"',
+    {
+      class: 'validation',
+      code: '23514',
+      ...NO,
+    },
+  ),
   pgCase('invalid-text-representation', '22P02', 'invalid input syntax for type uuid: "abc"', {
     class: 'validation',
     code: '22P02',
@@ -131,7 +164,11 @@ export const postgresMysqlCases: ErrorCase[] = [
     { S: 'FATAL', V: 'FATAL' },
     { note: 'Server capacity, not the request: back off and retry (some would call it rate_limit).' },
   ),
-  pgCase('connection-failure', '08006', 'connection failure', { class: 'transient', code: '08006', retryable: true }),
+  pgCase('connection-failure', '08006', 'connection failure', {
+    class: 'transient',
+    code: '08006',
+    retryable: true,
+  }),
   pgCase('lock-not-available', '55P03', 'could not obtain lock on row in relation "h6_orders"', {
     class: 'transient',
     code: '55P03',
@@ -166,14 +203,22 @@ export const postgresMysqlCases: ErrorCase[] = [
     'cannot execute UPDATE in a read-only transaction',
     { class: 'transient', code: '25006', retryable: true },
     {},
-    { note: 'Seen during failover when the pool still points at the old primary (now a standby): retry after reconnect.' },
+    {
+      note: 'Seen during failover when the pool still points at the old primary (now a standby): retry after reconnect.',
+    },
   ),
-  myCase('deadlock-1213', 1213, '40001', 'Deadlock found when trying to get lock; try restarting transaction', {
-    class: 'transient',
-    code: '1213',
-    retryable: true,
-    retry_after: 0,
-  }),
+  myCase(
+    'deadlock-1213',
+    1213,
+    '40001',
+    'Deadlock found when trying to get lock; try restarting transaction',
+    {
+      class: 'transient',
+      code: '1213',
+      retryable: true,
+      retry_after: 0,
+    },
+  ),
   myCase(
     'lock-wait-timeout-1205',
     1205,
@@ -198,22 +243,38 @@ export const postgresMysqlCases: ErrorCase[] = [
     code: '1452',
     ...NO,
   }),
-  myCase('bad-null-1048', 1048, '23000', "Column 'email' cannot be null", { class: 'validation', code: '1048', ...NO }),
+  myCase('bad-null-1048', 1048, '23000', "Column 'email' cannot be null", {
+    class: 'validation',
+    code: '1048',
+    ...NO,
+  }),
   myCase('data-too-long-1406', 1406, '22001', "Data too long for column 'name' at row 1", {
     class: 'validation',
     code: '1406',
     ...NO,
   }),
-  myCase('access-denied-1045', 1045, '28000', "Access denied for user 'app'@'10.0.0.7' (using password: YES)", {
-    class: 'authentication',
-    code: '1045',
-    ...NO,
-  }),
-  myCase('table-access-denied-1142', 1142, '42000', "DELETE command denied to user 'ro'@'%' for table `shop`.`orders`", {
-    class: 'authentication',
-    code: '1142',
-    ...NO,
-  }),
+  myCase(
+    'access-denied-1045',
+    1045,
+    '28000',
+    "Access denied for user 'app'@'10.0.0.7' (using password: YES)",
+    {
+      class: 'authentication',
+      code: '1045',
+      ...NO,
+    },
+  ),
+  myCase(
+    'table-access-denied-1142',
+    1142,
+    '42000',
+    "DELETE command denied to user 'ro'@'%' for table `shop`.`orders`",
+    {
+      class: 'authentication',
+      code: '1142',
+      ...NO,
+    },
+  ),
   myCase('too-many-connections-1040', 1040, '08004', 'Too many connections', {
     class: 'transient',
     code: '1040',
@@ -254,13 +315,22 @@ export const postgresMysqlCases: ErrorCase[] = [
     '70100',
     'Connection was killed',
     { class: 'transient', code: '1927', retryable: true },
-    { ctx: { system: 'mariadb' }, origin: `${MY}; MariaDB error codes https://mariadb.com/kb/en/mariadb-error-code-reference/ (1927 ER_CONNECTION_KILLED)` },
+    {
+      ctx: { system: 'mariadb' },
+      origin: `${MY}; MariaDB error codes https://mariadb.com/kb/en/mariadb-error-code-reference/ (1927 ER_CONNECTION_KILLED)`,
+    },
   ),
-  myCase('max-execution-time-3024', 3024, 'HY000', 'Query execution was interrupted, maximum statement execution time exceeded', {
-    class: 'transient',
-    code: '3024',
-    retryable: true,
-  }),
+  myCase(
+    'max-execution-time-3024',
+    3024,
+    'HY000',
+    'Query execution was interrupted, maximum statement execution time exceeded',
+    {
+      class: 'transient',
+      code: '3024',
+      retryable: true,
+    },
+  ),
   {
     id: 'mysql-protocol-connection-lost',
     origin: 'mysql2 3.24.6 lib/base/connection.js stream close handler (PROTOCOL_CONNECTION_LOST, fatal)',
@@ -274,9 +344,15 @@ export const postgresMysqlCases: ErrorCase[] = [
   },
   {
     id: 'mysql-connect-etimedout',
-    origin: 'mysql2 3.24.6 lib/base/connection.js _handleTimeoutError (errorno/code ETIMEDOUT, syscall connect, fatal)',
+    origin:
+      'mysql2 3.24.6 lib/base/connection.js _handleTimeoutError (errorno/code ETIMEDOUT, syscall connect, fatal)',
     build: () =>
-      Object.assign(new Error('connect ETIMEDOUT'), { errorno: 'ETIMEDOUT', code: 'ETIMEDOUT', syscall: 'connect', fatal: true }),
+      Object.assign(new Error('connect ETIMEDOUT'), {
+        errorno: 'ETIMEDOUT',
+        code: 'ETIMEDOUT',
+        syscall: 'connect',
+        fatal: true,
+      }),
     expected: { class: 'transient', code: 'ETIMEDOUT', retryable: true },
   },
   {

@@ -30,7 +30,11 @@ function start(): Promise<{ server: http.Server; port: number }> {
       });
       req.on('end', () => {
         const table = (JSON.parse(body) as { TableName?: string }).TableName ?? '';
-        const fault = faults.get(table) ?? { status: 500, type: 'InternalServerError', message: 'no fault registered' };
+        const fault = faults.get(table) ?? {
+          status: 500,
+          type: 'InternalServerError',
+          message: 'no fault registered',
+        };
         res.writeHead(fault.status, {
           'content-type': 'application/x-amz-json-1.0',
           'x-amzn-requestid': `H6CORPUS${table.toUpperCase().replace(/[^A-Z0-9]/g, '')}`,
@@ -48,11 +52,24 @@ function start(): Promise<{ server: http.Server; port: number }> {
 export async function dynamoError(table: string, fault: DynamoFault): Promise<unknown> {
   const { port } = await start();
   faults.set(table, fault);
+  return describeTableAt(port, table);
+}
+
+/** The exception the real DynamoDBClient throws when nothing listens on `port`. */
+export function dynamoErrorAt(port: number): Promise<unknown> {
+  return describeTableAt(port, 'h6corpus_unreachable');
+}
+
+async function describeTableAt(port: number, table: string): Promise<unknown> {
   const client = new DynamoDBClient({
     region: 'eu-west-1',
     endpoint: `http://127.0.0.1:${port}`,
     maxAttempts: 1,
-    credentials: { accessKeyId: 'AKIAH6CORPUSEXAMPLE', secretAccessKey: DDB_SECRET_ACCESS_KEY, sessionToken: DDB_SESSION_TOKEN },
+    credentials: {
+      accessKeyId: 'AKIAH6CORPUSEXAMPLE',
+      secretAccessKey: DDB_SECRET_ACCESS_KEY,
+      sessionToken: DDB_SESSION_TOKEN,
+    },
   });
   try {
     await client.send(new DescribeTableCommand({ TableName: table }));

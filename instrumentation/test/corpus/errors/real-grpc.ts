@@ -6,14 +6,14 @@
 import {
   type Client,
   credentials,
-  makeGenericClientConstructor,
   Metadata,
+  makeGenericClientConstructor,
   Server,
   ServerCredentials,
+  type ServerUnaryCall,
   type ServiceDefinition,
   type ServiceError,
   type sendUnaryData,
-  type ServerUnaryCall,
 } from '@grpc/grpc-js';
 
 interface FailRequest {
@@ -40,7 +40,12 @@ const service: ServiceDefinition = {
 };
 
 type FailClient = Client & {
-  fail(request: FailRequest, metadata: Metadata, options: { deadline: number }, cb: (err: ServiceError | null) => void): void;
+  fail(
+    request: FailRequest,
+    metadata: Metadata,
+    options: { deadline: number },
+    cb: (err: ServiceError | null) => void,
+  ): void;
 };
 
 let started: Promise<{ server: Server; port: number }> | undefined;

@@ -49,11 +49,26 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected the operation to fail, it succeeded');
 }
 
-export async function netConnectError(host: string): Promise<unknown> {
+/**
+ * net.connect to a closed port. With `dualAddress`, the lookup yields two addresses and Node's
+ * autoSelectFamily (happy eyeballs) tries both, failing with an AggregateError as it does for
+ * "localhost" on dual-stack hosts.
+ */
+export async function netConnectError(host: string, dualAddress = false): Promise<unknown> {
   const port = await closedPort();
+  const multi: net.NetConnectOpts = {
+    host,
+    port,
+    autoSelectFamily: true,
+    lookup: (_hostname, _options, callback) =>
+      (callback as (err: null, addresses: { address: string; family: number }[]) => void)(null, [
+        { address: '127.0.0.1', family: 4 },
+        { address: '127.0.0.2', family: 4 },
+      ]),
+  };
   return rejection(
     new Promise((resolve, reject) => {
-      const socket = net.connect({ host, port });
+      const socket = net.connect(dualAddress ? multi : { host, port });
       socket.once('connect', () => resolve(socket.destroy()));
       socket.once('error', reject);
     }),
@@ -70,7 +85,9 @@ export function fetchHangup(): Promise<unknown> {
 }
 
 export function fetchTimeout(): Promise<unknown> {
-  return withSilentHttpServer((port) => rejection(fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(50) })));
+  return withSilentHttpServer((port) =>
+    rejection(fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(50) })),
+  );
 }
 
 export function httpRequestHangup(headers: Record<string, string> = {}): Promise<unknown> {

@@ -1,22 +1,16 @@
 import type { ErrorCase } from '../corpus-case.js';
 import {
-  AnthropicInternalServerError,
-  AnthropicRateLimitError,
   AxiosError,
   AxiosHeaders,
   AzureHttpHeaders,
   AzureRestError,
+  anthropic,
   axiosSettleError,
   GaxiosError,
   GotHTTPError,
   GotTimeoutError,
   OctokitRequestError,
-  OpenAIAPIConnectionError,
-  OpenAIAPIConnectionTimeoutError,
-  OpenAIAuthenticationError,
-  OpenAIBadRequestError,
-  OpenAIInternalServerError,
-  OpenAIRateLimitError,
+  openai,
   StripeAPIError,
   StripeAuthenticationError,
   StripeCardError,
@@ -33,7 +27,8 @@ import {
 
 const OPENAI = 'openai-node src/core/error.ts (APIError.generate; headers is a fetch Headers)';
 const ANTHROPIC = 'anthropic-sdk-typescript src/core/error.ts (APIError.generate; error = whole body)';
-const STRIPE = 'stripe-node src/Error.ts + src/RequestSender.ts (_handleResponse: 401/403/429 classes, headers/statusCode)';
+const STRIPE =
+  'stripe-node src/Error.ts + src/RequestSender.ts (_handleResponse: 401/403/429 classes, headers/statusCode)';
 const AXIOS = 'axios v1 lib/core/AxiosError.js + lib/core/settle.js';
 const GOT = 'got v14 source/core/errors.ts (HTTPError/TimeoutError; response non-enumerable)';
 const GAXIOS = 'gaxios v7 src/common.ts GaxiosError (code from the AIP-193 cause: a number)';
@@ -43,7 +38,12 @@ const SLACK = '@slack/web-api src/errors.ts';
 const OCTOKIT = '@octokit/request-error src/index.ts';
 
 const NO = { retryable: false, retry_after: null } as const;
-const openaiBody = (message: string, type: string, code: string | null) => ({ message, type, param: null, code });
+const openaiBody = (message: string, type: string, code: string | null) => ({
+  message,
+  type,
+  param: null,
+  code,
+});
 const conn = (message: string, code: string, syscall = 'read') =>
   Object.assign(new Error(message), { code, errno: -104, syscall });
 
@@ -53,9 +53,13 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'openai-sdk-rate-limit-retry-after-ms',
     origin: OPENAI,
     build: () =>
-      new OpenAIRateLimitError(
+      new openai.RateLimitError(
         429,
-        openaiBody('Rate limit reached for gpt-4o on tokens per min (TPM). Please try again in 1.5s.', 'tokens', 'rate_limit_exceeded'),
+        openaiBody(
+          'Rate limit reached for gpt-4o on tokens per min (TPM). Please try again in 1.5s.',
+          'tokens',
+          'rate_limit_exceeded',
+        ),
         undefined,
         new Headers({ 'retry-after-ms': '1500', 'x-request-id': 'req_1' }),
       ),
@@ -66,9 +70,13 @@ export const vendorSdkCases: ErrorCase[] = [
     origin: `${OPENAI}; https://platform.openai.com/docs/guides/error-codes#api-errors`,
     note: 'A 429 that is exhausted billing: waiting will not fix it.',
     build: () =>
-      new OpenAIRateLimitError(
+      new openai.RateLimitError(
         429,
-        openaiBody('You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', 'insufficient_quota'),
+        openaiBody(
+          'You exceeded your current quota, please check your plan and billing details.',
+          'insufficient_quota',
+          'insufficient_quota',
+        ),
         undefined,
         new Headers({ 'x-request-id': 'req_2' }),
       ),
@@ -78,9 +86,13 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'openai-sdk-authentication',
     origin: OPENAI,
     build: () =>
-      new OpenAIAuthenticationError(
+      new openai.AuthenticationError(
         401,
-        openaiBody('Incorrect API key provided: sk-proj-****abcd.', 'invalid_request_error', 'invalid_api_key'),
+        openaiBody(
+          'Incorrect API key provided: sk-proj-****abcd.',
+          'invalid_request_error',
+          'invalid_api_key',
+        ),
         undefined,
         new Headers({}),
       ),
@@ -90,9 +102,13 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'openai-sdk-bad-request',
     origin: OPENAI,
     build: () =>
-      new OpenAIBadRequestError(
+      new openai.BadRequestError(
         400,
-        openaiBody("Invalid type for 'temperature': expected a decimal.", 'invalid_request_error', 'invalid_type'),
+        openaiBody(
+          "Invalid type for 'temperature': expected a decimal.",
+          'invalid_request_error',
+          'invalid_type',
+        ),
         undefined,
         new Headers({}),
       ),
@@ -102,7 +118,7 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'openai-sdk-internal-server-error-503',
     origin: OPENAI,
     build: () =>
-      new OpenAIInternalServerError(
+      new openai.InternalServerError(
         503,
         openaiBody('The engine is currently overloaded, please try again later.', 'server_error', null),
         undefined,
@@ -115,7 +131,12 @@ export const vendorSdkCases: ErrorCase[] = [
     origin: 'openai-node v4 src/error.ts (headers: Core.Headers = Record<string, string>)',
     build: () =>
       Object.assign(
-        new OpenAIRateLimitError(429, openaiBody('Rate limit reached for requests', 'requests', 'rate_limit_exceeded'), undefined, undefined),
+        new openai.RateLimitError(
+          429,
+          openaiBody('Rate limit reached for requests', 'requests', 'rate_limit_exceeded'),
+          undefined,
+          undefined,
+        ),
         { headers: { 'retry-after': '3', 'x-request-id': 'req_3' } },
       ),
     expected: { class: 'rate_limit', retryable: true, retry_after: 3 },
@@ -123,20 +144,20 @@ export const vendorSdkCases: ErrorCase[] = [
   {
     id: 'openai-sdk-connection-error-cause',
     origin: `${OPENAI} (APIConnectionError with cause)`,
-    build: () => new OpenAIAPIConnectionError({ cause: conn('read ECONNRESET', 'ECONNRESET') }),
+    build: () => new openai.APIConnectionError({ cause: conn('read ECONNRESET', 'ECONNRESET') }),
     expected: { class: 'transient', retryable: true, retry_after: null },
   },
   {
     id: 'openai-sdk-connection-timeout',
     origin: `${OPENAI} (APIConnectionTimeoutError)`,
-    build: () => new OpenAIAPIConnectionTimeoutError(),
+    build: () => new openai.APIConnectionTimeoutError(),
     expected: { class: 'transient', retryable: true, retry_after: null },
   },
   {
     id: 'anthropic-sdk-529-overloaded',
     origin: `${ANTHROPIC}; https://docs.anthropic.com/en/api/errors`,
     build: () =>
-      new AnthropicInternalServerError(
+      new anthropic.InternalServerError(
         529,
         { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
         undefined,
@@ -148,9 +169,15 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'anthropic-sdk-429-retry-after',
     origin: ANTHROPIC,
     build: () =>
-      new AnthropicRateLimitError(
+      new anthropic.RateLimitError(
         429,
-        { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } },
+        {
+          type: 'error',
+          error: {
+            type: 'rate_limit_error',
+            message: 'Number of request tokens has exceeded your per-minute rate limit',
+          },
+        },
         undefined,
         new Headers({ 'retry-after': '20', 'request-id': 'req_012' }),
       ),
@@ -160,23 +187,33 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'stripe-sdk-card-error',
     origin: STRIPE,
     build: () =>
-      stripeResponseError(StripeCardError, 402, { 'request-id': 'req_a', 'stripe-should-retry': 'false' }, {
-        type: 'card_error',
-        code: 'card_declined',
-        decline_code: 'generic_decline',
-        message: 'Your card was declined.',
-      }),
+      stripeResponseError(
+        StripeCardError,
+        402,
+        { 'request-id': 'req_a', 'stripe-should-retry': 'false' },
+        {
+          type: 'card_error',
+          code: 'card_declined',
+          decline_code: 'generic_decline',
+          message: 'Your card was declined.',
+        },
+      ),
     expected: { class: 'permanent', ...NO },
   },
   {
     id: 'stripe-sdk-rate-limit',
     origin: STRIPE,
     build: () =>
-      stripeResponseError(StripeRateLimitError, 429, { 'request-id': 'req_b', 'stripe-should-retry': 'true' }, {
-        type: 'invalid_request_error',
-        code: 'rate_limit',
-        message: 'Too many requests hit the API too quickly.',
-      }),
+      stripeResponseError(
+        StripeRateLimitError,
+        429,
+        { 'request-id': 'req_b', 'stripe-should-retry': 'true' },
+        {
+          type: 'invalid_request_error',
+          code: 'rate_limit',
+          message: 'Too many requests hit the API too quickly.',
+        },
+      ),
     expected: { class: 'rate_limit', retryable: true, retry_after: null },
   },
   {
@@ -184,23 +221,34 @@ export const vendorSdkCases: ErrorCase[] = [
     origin: `${STRIPE}; https://docs.stripe.com/error-low-level#idempotency`,
     note: 'Stripe-Should-Retry: true on a 409 lock_timeout: the server says replay.',
     build: () =>
-      stripeResponseError(StripeInvalidRequestError, 409, { 'request-id': 'req_c', 'stripe-should-retry': 'true' }, {
-        type: 'invalid_request_error',
-        code: 'lock_timeout',
-        message: 'This object cannot be accessed right now because another API request or Stripe process is currently accessing it.',
-      }),
+      stripeResponseError(
+        StripeInvalidRequestError,
+        409,
+        { 'request-id': 'req_c', 'stripe-should-retry': 'true' },
+        {
+          type: 'invalid_request_error',
+          code: 'lock_timeout',
+          message:
+            'This object cannot be accessed right now because another API request or Stripe process is currently accessing it.',
+        },
+      ),
     expected: { class: 'transient', retryable: true },
   },
   {
     id: 'stripe-sdk-invalid-request',
     origin: STRIPE,
     build: () =>
-      stripeResponseError(StripeInvalidRequestError, 400, { 'request-id': 'req_d' }, {
-        type: 'invalid_request_error',
-        code: 'parameter_invalid_integer',
-        param: 'amount',
-        message: 'Invalid integer: abc',
-      }),
+      stripeResponseError(
+        StripeInvalidRequestError,
+        400,
+        { 'request-id': 'req_d' },
+        {
+          type: 'invalid_request_error',
+          code: 'parameter_invalid_integer',
+          param: 'amount',
+          message: 'Invalid integer: abc',
+        },
+      ),
     expected: { class: 'validation', ...NO },
   },
   {
@@ -208,10 +256,15 @@ export const vendorSdkCases: ErrorCase[] = [
     origin: STRIPE,
     secrets: ['sk_live_h6StripeS3cretKey'],
     build: () =>
-      stripeResponseError(StripeAuthenticationError, 401, { 'request-id': 'req_e' }, {
-        type: 'invalid_request_error',
-        message: 'Invalid API Key provided: sk_live_h6StripeS3cretKey',
-      }),
+      stripeResponseError(
+        StripeAuthenticationError,
+        401,
+        { 'request-id': 'req_e' },
+        {
+          type: 'invalid_request_error',
+          message: 'Invalid API Key provided: sk_live_h6StripeS3cretKey',
+        },
+      ),
     expected: { class: 'authentication', ...NO },
     note: 'Stripe echoes the key (masked in production); the planted full key must not survive redaction.',
   },
@@ -219,10 +272,15 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'stripe-sdk-api-error-500',
     origin: STRIPE,
     build: () =>
-      stripeResponseError(StripeAPIError, 500, { 'request-id': 'req_f', 'stripe-should-retry': 'true' }, {
-        type: 'api_error',
-        message: 'An unknown error occurred',
-      }),
+      stripeResponseError(
+        StripeAPIError,
+        500,
+        { 'request-id': 'req_f', 'stripe-should-retry': 'true' },
+        {
+          type: 'api_error',
+          message: 'An unknown error occurred',
+        },
+      ),
     expected: { class: 'transient', retryable: true },
   },
   {
@@ -245,7 +303,11 @@ export const vendorSdkCases: ErrorCase[] = [
         statusText: 'Service Unavailable',
         headers: new AxiosHeaders({ 'retry-after': '4', 'content-type': 'text/html' }),
         data: '<html>down for maintenance</html>',
-        config: { url: 'https://api.example.com/v1/orders', method: 'get', headers: { Authorization: 'Bearer h6-axios-Bearer-T0ken' } },
+        config: {
+          url: 'https://api.example.com/v1/orders',
+          method: 'get',
+          headers: { Authorization: 'Bearer h6-axios-Bearer-T0ken' },
+        },
       }),
     expected: { class: 'transient', retryable: true, retry_after: 4 },
   },
@@ -285,14 +347,21 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'axios-econnaborted-timeout',
     origin: `${AXIOS} (http adapter: "timeout of 5000ms exceeded", ECONNABORTED, no response)`,
     build: () =>
-      new AxiosError('timeout of 5000ms exceeded', 'ECONNABORTED', { url: 'https://api.example.com', timeout: 5000, headers: {} }),
+      new AxiosError('timeout of 5000ms exceeded', 'ECONNABORTED', {
+        url: 'https://api.example.com',
+        timeout: 5000,
+        headers: {},
+      }),
     expected: { class: 'transient', retryable: true, retry_after: null },
   },
   {
     id: 'axios-econnrefused',
     origin: `${AXIOS} (AxiosError.from(err) keeps the system code)`,
     build: () =>
-      new AxiosError('connect ECONNREFUSED 127.0.0.1:8080', 'ECONNREFUSED', { url: 'http://127.0.0.1:8080', headers: {} }),
+      new AxiosError('connect ECONNREFUSED 127.0.0.1:8080', 'ECONNREFUSED', {
+        url: 'http://127.0.0.1:8080',
+        headers: {},
+      }),
     expected: { class: 'transient', code: 'ECONNREFUSED', retryable: true },
   },
   {
@@ -301,8 +370,16 @@ export const vendorSdkCases: ErrorCase[] = [
     secrets: ['h6-got-T0ken'],
     build: () =>
       new GotHTTPError(
-        { statusCode: 429, statusMessage: 'Too Many Requests', headers: { 'retry-after': '6' }, body: '{"error":"slow down"}' },
-        { url: 'https://api.example.com/v2/items?token=h6-got-T0ken', headers: { authorization: 'token h6-got-T0ken' } },
+        {
+          statusCode: 429,
+          statusMessage: 'Too Many Requests',
+          headers: { 'retry-after': '6' },
+          body: '{"error":"slow down"}',
+        },
+        {
+          url: 'https://api.example.com/v2/items?token=h6-got-T0ken',
+          headers: { authorization: 'token h6-got-T0ken' },
+        },
       ),
     expected: { class: 'rate_limit', retryable: true, retry_after: 6 },
   },
@@ -310,7 +387,7 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'got-timeout-error',
     origin: GOT,
     build: () => new GotTimeoutError({ url: 'https://api.example.com/v2/items', headers: {} }),
-    expected: { class: 'transient', code: 'ETIMEDOUT', retryable: true },
+    expected: { class: 'transient', retryable: true },
   },
   {
     id: 'gaxios-403-user-rate-limit',
@@ -320,16 +397,29 @@ export const vendorSdkCases: ErrorCase[] = [
         error: {
           code: 403,
           message: 'User Rate Limit Exceeded',
-          errors: [{ domain: 'usageLimits', reason: 'userRateLimitExceeded', message: 'User Rate Limit Exceeded' }],
+          errors: [
+            { domain: 'usageLimits', reason: 'userRateLimitExceeded', message: 'User Rate Limit Exceeded' },
+          ],
         },
       };
-      const response = { status: 403, statusText: 'Forbidden', headers: new Headers({ 'content-type': 'application/json' }), data, config: {} };
-      return new GaxiosError('User Rate Limit Exceeded', { url: new URL('https://www.googleapis.com/drive/v3/files') }, response, {
-        message: 'User Rate Limit Exceeded',
-        code: 403,
-        status: 'Forbidden',
-        ...data.error,
-      });
+      const response = {
+        status: 403,
+        statusText: 'Forbidden',
+        headers: new Headers({ 'content-type': 'application/json' }),
+        data,
+        config: {},
+      };
+      // extractAPIErrorFromResponse: Object.assign({ message, code, status }, res.data.error) becomes the cause.
+      const cause = Object.assign(
+        { message: 'User Rate Limit Exceeded', code: 403, status: 'Forbidden' },
+        data.error,
+      );
+      return new GaxiosError(
+        cause.message,
+        { url: new URL('https://www.googleapis.com/drive/v3/files') },
+        response,
+        cause,
+      );
     },
     expected: { class: 'rate_limit', retryable: true },
   },
@@ -337,11 +427,28 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'gaxios-401-invalid-credentials',
     origin: GAXIOS,
     build: () => {
-      const data = { error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' } };
-      const response = { status: 401, statusText: 'Unauthorized', headers: new Headers({}), data, config: {} };
-      return new GaxiosError(data.error.message, { url: new URL('https://sheets.googleapis.com/v4/spreadsheets/x') }, response, {
-        ...data.error,
-      });
+      const data = {
+        error: {
+          code: 401,
+          message: 'Request had invalid authentication credentials.',
+          status: 'UNAUTHENTICATED',
+        },
+      };
+      const response = {
+        status: 401,
+        statusText: 'Unauthorized',
+        headers: new Headers({}),
+        data,
+        config: {},
+      };
+      return new GaxiosError(
+        data.error.message,
+        { url: new URL('https://sheets.googleapis.com/v4/spreadsheets/x') },
+        response,
+        {
+          ...data.error,
+        },
+      );
     },
     expected: { class: 'authentication', ...NO },
   },
@@ -349,7 +456,12 @@ export const vendorSdkCases: ErrorCase[] = [
     id: 'gaxios-network-econnreset',
     origin: GAXIOS,
     build: () =>
-      new GaxiosError('request to https://oauth2.googleapis.com/token failed, reason: socket hang up', { url: new URL('https://oauth2.googleapis.com/token') }, undefined, conn('socket hang up', 'ECONNRESET')),
+      new GaxiosError(
+        'request to https://oauth2.googleapis.com/token failed, reason: socket hang up',
+        { url: new URL('https://oauth2.googleapis.com/token') },
+        undefined,
+        conn('socket hang up', 'ECONNRESET'),
+      ),
     expected: { class: 'transient', code: 'ECONNRESET', retryable: true },
   },
   {
@@ -359,25 +471,34 @@ export const vendorSdkCases: ErrorCase[] = [
       new AzureRestError('The request is being throttled.', {
         code: 'TooManyRequests',
         statusCode: 429,
-        response: { status: 429, headers: new AzureHttpHeaders({ 'Retry-After': '13', 'x-ms-request-id': 'r1' }) },
+        response: {
+          status: 429,
+          headers: new AzureHttpHeaders({ 'Retry-After': '13', 'x-ms-request-id': 'r1' }),
+        },
       }),
     expected: { class: 'rate_limit', retryable: true, retry_after: 13 },
   },
   {
     id: 'azure-rest-error-request-send',
     origin: `${AZURE} (RestError.REQUEST_SEND_ERROR: transport failure, no status)`,
-    build: () => new AzureRestError('getaddrinfo EAI_AGAIN myvault.vault.azure.net', { code: AzureRestError.REQUEST_SEND_ERROR }),
+    build: () =>
+      new AzureRestError('getaddrinfo EAI_AGAIN myvault.vault.azure.net', {
+        code: AzureRestError.REQUEST_SEND_ERROR,
+      }),
     expected: { class: 'transient', retryable: true },
   },
   {
     id: 'azure-rest-error-403',
     origin: AZURE,
     build: () =>
-      new AzureRestError('The user, group or application does not have secrets get permission on key vault.', {
-        code: 'Forbidden',
-        statusCode: 403,
-        response: { status: 403, headers: new AzureHttpHeaders({}) },
-      }),
+      new AzureRestError(
+        'The user, group or application does not have secrets get permission on key vault.',
+        {
+          code: 'Forbidden',
+          statusCode: 403,
+          response: { status: 403, headers: new AzureHttpHeaders({}) },
+        },
+      ),
     expected: { class: 'authentication', ...NO },
   },
   {
@@ -396,7 +517,12 @@ export const vendorSdkCases: ErrorCase[] = [
     build: () =>
       new TwilioRestException({
         statusCode: 401,
-        body: { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 },
+        body: {
+          code: 20003,
+          message: 'Authenticate',
+          more_info: 'https://www.twilio.com/docs/errors/20003',
+          status: 401,
+        },
       }),
     expected: { class: 'authentication', ...NO },
   },
@@ -406,7 +532,12 @@ export const vendorSdkCases: ErrorCase[] = [
     build: () =>
       new TwilioRestException({
         statusCode: 400,
-        body: { code: 21211, message: "The 'To' number 123 is not a valid phone number.", more_info: 'https://www.twilio.com/docs/errors/21211', status: 400 },
+        body: {
+          code: 21211,
+          message: "The 'To' number 123 is not a valid phone number.",
+          more_info: 'https://www.twilio.com/docs/errors/21211',
+          status: 400,
+        },
       }),
     expected: { class: 'validation', ...NO },
   },
@@ -454,8 +585,15 @@ export const vendorSdkCases: ErrorCase[] = [
         response: {
           url: 'https://api.github.com/repos/o/r/issues',
           status: 403,
-          headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-limit': '5000', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 90) },
-          data: { message: 'API rate limit exceeded for user ID 1.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' },
+          headers: {
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-limit': '5000',
+            'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 90),
+          },
+          data: {
+            message: 'API rate limit exceeded for user ID 1.',
+            documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+          },
         },
       }),
     expected: { class: 'rate_limit', retryable: true, retry_after: { min: 85, max: 92 } },
@@ -466,7 +604,12 @@ export const vendorSdkCases: ErrorCase[] = [
     build: () =>
       new OctokitRequestError('Not Found', 404, {
         request: { method: 'GET', url: 'https://api.github.com/repos/o/missing', headers: {} },
-        response: { url: 'https://api.github.com/repos/o/missing', status: 404, headers: {}, data: { message: 'Not Found' } },
+        response: {
+          url: 'https://api.github.com/repos/o/missing',
+          status: 404,
+          headers: {},
+          data: { message: 'Not Found' },
+        },
       }),
     expected: { class: 'permanent', code: '404', ...NO },
   },

@@ -19,62 +19,68 @@ function stainlessMessage(status: number | undefined, error: unknown, message: s
   return msg || '(no status code or body)';
 }
 
-export class OpenAIAPIError extends Error {
-  readonly status: number | undefined;
-  readonly headers: Headers | undefined;
-  readonly error: unknown;
-  readonly code: string | null | undefined;
-  readonly param: string | null | undefined;
-  readonly type: string | undefined;
-  readonly requestID: string | null | undefined;
+/**
+ * One Stainless SDK's error classes. Built per SDK so each gets the real class names (APIError,
+ * RateLimitError, APIConnectionTimeoutError, …): the SDKs never set `name`, so `err.name` is "Error" and
+ * only `constructor.name` tells them apart.
+ */
+function stainlessSdk(requestIdHeader: string, withType: (error: unknown) => Record<string, unknown>) {
+  class APIError extends Error {
+    readonly status: number | undefined;
+    readonly headers: Headers | undefined;
+    readonly error: unknown;
+    readonly requestID: string | null | undefined;
 
-  constructor(status: number | undefined, error: unknown, message: string | undefined, headers: Headers | undefined) {
-    super(stainlessMessage(status, error, message));
-    this.status = status;
-    this.headers = headers;
-    this.requestID = headers?.get('x-request-id');
-    this.error = error;
-    const data = error as Record<string, string | null | undefined> | undefined;
-    this.code = data?.code;
-    this.param = data?.param;
-    this.type = data?.type ?? undefined;
+    constructor(
+      status: number | undefined,
+      error: unknown,
+      message: string | undefined,
+      headers: Headers | undefined,
+    ) {
+      super(stainlessMessage(status, error, message));
+      this.status = status;
+      this.headers = headers;
+      this.requestID = headers?.get(requestIdHeader);
+      this.error = error;
+      Object.assign(this, withType(error));
+    }
   }
-}
-export class OpenAIRateLimitError extends OpenAIAPIError {}
-export class OpenAIAuthenticationError extends OpenAIAPIError {}
-export class OpenAIBadRequestError extends OpenAIAPIError {}
-export class OpenAIInternalServerError extends OpenAIAPIError {}
-export class OpenAIAPIConnectionError extends OpenAIAPIError {
-  constructor({ message, cause }: { message?: string; cause?: Error }) {
-    super(undefined, undefined, message || 'Connection error.', undefined);
-    if (cause) (this as { cause?: unknown }).cause = cause;
+  class BadRequestError extends APIError {}
+  class AuthenticationError extends APIError {}
+  class RateLimitError extends APIError {}
+  class InternalServerError extends APIError {}
+  class APIConnectionError extends APIError {
+    constructor({ message, cause }: { message?: string; cause?: Error }) {
+      super(undefined, undefined, message || 'Connection error.', undefined);
+      if (cause) (this as { cause?: unknown }).cause = cause;
+    }
   }
-}
-export class OpenAIAPIConnectionTimeoutError extends OpenAIAPIConnectionError {
-  constructor({ message }: { message?: string } = {}) {
-    super({ message: message ?? 'Request timed out.' });
+  class APIConnectionTimeoutError extends APIConnectionError {
+    constructor({ message }: { message?: string } = {}) {
+      super({ message: message ?? 'Request timed out.' });
+    }
   }
+  return {
+    APIError,
+    BadRequestError,
+    AuthenticationError,
+    RateLimitError,
+    InternalServerError,
+    APIConnectionError,
+    APIConnectionTimeoutError,
+  };
 }
 
-export class AnthropicAPIError extends Error {
-  readonly status: number | undefined;
-  readonly headers: Headers | undefined;
-  readonly error: unknown;
-  readonly requestID: string | null | undefined;
-  readonly type: string | null;
+/** openai-node: code/param/type copied from the body's error object. */
+export const openai = stainlessSdk('x-request-id', (error) => {
+  const data = error as Record<string, unknown> | undefined;
+  return { code: data?.code, param: data?.param, type: data?.type };
+});
 
-  constructor(status: number | undefined, error: unknown, message: string | undefined, headers: Headers | undefined) {
-    super(stainlessMessage(status, error, message));
-    this.status = status;
-    this.headers = headers;
-    this.requestID = headers?.get('request-id');
-    this.error = error;
-    this.type = (error as { error?: { type?: string } } | undefined)?.error?.type ?? null;
-  }
-}
-export class AnthropicRateLimitError extends AnthropicAPIError {}
-export class AnthropicInternalServerError extends AnthropicAPIError {}
-export class AnthropicBadRequestError extends AnthropicAPIError {}
+/** anthropic-sdk-typescript: `error` is the whole body, `type` is body.error.type. */
+export const anthropic = stainlessSdk('request-id', (error) => ({
+  type: (error as { error?: { type?: string } } | undefined)?.error?.type ?? null,
+}));
 
 // --- stripe-node src/Error.ts + src/RequestSender.ts (_handleResponse sets headers/statusCode/requestId) --
 
@@ -168,7 +174,13 @@ export class AxiosError extends Error {
   response?: AxiosResponseLike;
   status?: number | null;
 
-  constructor(message: string, code?: string, config?: Record<string, unknown>, request?: unknown, response?: AxiosResponseLike) {
+  constructor(
+    message: string,
+    code?: string,
+    config?: Record<string, unknown>,
+    request?: unknown,
+    response?: AxiosResponseLike,
+  ) {
     super(message);
     this.name = 'AxiosError';
     if (code) this.code = code;
@@ -184,33 +196,47 @@ export class AxiosError extends Error {
 /** settle(): ERR_BAD_REQUEST for 4xx, ERR_BAD_RESPONSE for 5xx. */
 export function axiosSettleError(response: AxiosResponseLike): AxiosError {
   const code = ['ERR_BAD_REQUEST', 'ERR_BAD_RESPONSE'][Math.floor(response.status / 100) - 4];
-  return new AxiosError(`Request failed with status code ${response.status}`, code, response.config, response.request, response);
+  return new AxiosError(
+    `Request failed with status code ${response.status}`,
+    code,
+    response.config,
+    response.request,
+    response,
+  );
 }
 
 // --- got source/core/errors.ts (request/response are non-enumerable, options enumerable) --------------------
 
-export class GotRequestError extends Error {
+export const GotRequestError = class RequestError extends Error {
   code: string;
   input?: string;
   declare readonly options: Record<string, unknown>;
   declare readonly response?: Record<string, unknown>;
 
-  constructor(message: string, error: { code?: string }, options: Record<string, unknown>, response?: Record<string, unknown>) {
+  constructor(
+    message: string,
+    error: { code?: string },
+    options: Record<string, unknown>,
+    response?: Record<string, unknown>,
+  ) {
     super(message, { cause: error });
     this.name = 'RequestError';
     this.code = error.code ?? 'ERR_GOT_REQUEST_ERROR';
     Object.defineProperty(this, 'options', { value: options, enumerable: true });
     Object.defineProperty(this, 'response', { value: response, enumerable: false });
   }
-}
-export class GotHTTPError extends GotRequestError {
-  constructor(response: { statusCode: number; statusMessage: string; headers: Record<string, string>; body: unknown }, options: Record<string, unknown>) {
+};
+export const GotHTTPError = class HTTPError extends GotRequestError {
+  constructor(
+    response: { statusCode: number; statusMessage: string; headers: Record<string, string>; body: unknown },
+    options: Record<string, unknown>,
+  ) {
     super(`Response code ${response.statusCode} (${response.statusMessage})`, {}, options, response);
     this.name = 'HTTPError';
     this.code = 'ERR_NON_2XX_3XX_RESPONSE';
   }
-}
-export class GotTimeoutError extends GotRequestError {
+};
+export const GotTimeoutError = class TimeoutError extends GotRequestError {
   timings: Record<string, number>;
   event: string;
   constructor(options: Record<string, unknown>) {
@@ -219,7 +245,7 @@ export class GotTimeoutError extends GotRequestError {
     this.event = 'request';
     this.timings = { start: 1, socket: 2 };
   }
-}
+};
 
 // --- gaxios src/common.ts (v7): response is a fetch Response-like with config+data; code from the cause -----
 
@@ -227,7 +253,12 @@ export class GaxiosError extends Error {
   code?: string | number;
   status?: number;
   error?: Error;
-  constructor(message: string, public config: Record<string, unknown>, public response?: Record<string, unknown>, cause?: unknown) {
+  constructor(
+    message: string,
+    public config: Record<string, unknown>,
+    public response?: Record<string, unknown>,
+    cause?: unknown,
+  ) {
     super(message, { cause });
     this.error = cause instanceof Error ? cause : undefined;
     if (this.response) this.status = this.response.status as number;
@@ -236,6 +267,12 @@ export class GaxiosError extends Error {
       if (typeof c === 'string' || typeof c === 'number') this.code = c;
     }
   }
+}
+
+export interface AzureResponse {
+  status: number;
+  headers: AzureHttpHeaders;
+  bodyAsText?: string;
 }
 
 // --- @azure/core-rest-pipeline src/restError.ts (request/response non-enumerable; HttpHeaders with get()) ---
@@ -256,16 +293,21 @@ export class AzureHttpHeaders {
   }
 }
 
-export class AzureRestError extends Error {
+export const AzureRestError = class RestError extends Error {
   static readonly REQUEST_SEND_ERROR = 'REQUEST_SEND_ERROR';
   code?: string;
   statusCode?: number;
   declare request?: unknown;
-  declare response?: { status: number; headers: AzureHttpHeaders; bodyAsText?: string; request?: unknown };
+  declare response?: AzureResponse;
 
   constructor(
     message: string,
-    options: { code?: string; statusCode?: number; request?: unknown; response?: AzureRestError['response'] } = {},
+    options: {
+      code?: string;
+      statusCode?: number;
+      request?: unknown;
+      response?: AzureResponse;
+    } = {},
   ) {
     super(message);
     this.name = 'RestError';
@@ -274,38 +316,52 @@ export class AzureRestError extends Error {
     Object.defineProperty(this, 'request', { value: options.request, enumerable: false });
     Object.defineProperty(this, 'response', { value: options.response, enumerable: false });
   }
-}
+};
 
 // --- twilio-node src/base/RestException.ts ------------------------------------------------------------------
 
-export class TwilioRestException extends Error {
+export const TwilioRestException = class RestException extends Error {
   status: number;
   code?: number;
   moreInfo?: string;
   details?: object;
   constructor(response: { statusCode: number; body: string | Record<string, unknown> }) {
     super(`[HTTP ${response.statusCode}] Failed to execute request`);
-    const body = (typeof response.body === 'string' ? JSON.parse(response.body) : response.body) as Record<string, unknown>;
+    const body = (typeof response.body === 'string' ? JSON.parse(response.body) : response.body) as Record<
+      string,
+      unknown
+    >;
     this.status = response.statusCode;
     this.message = body.message as string;
     this.code = body.code as number;
     this.moreInfo = body.more_info as string;
     this.details = body.details as object;
   }
-}
+};
 
 // --- @slack/web-api src/errors.ts factories -------------------------------------------------------------------
 
 export function slackPlatformError(result: { ok: false; error: string; [k: string]: unknown }): Error {
-  return Object.assign(new Error(`An API error occurred: ${result.error}`), { code: 'slack_webapi_platform_error', data: result });
-}
-export function slackRateLimitedError(retrySec: number): Error {
-  return Object.assign(new Error(`A rate-limit has been reached, you may retry this request in ${retrySec} seconds`), {
-    code: 'slack_webapi_rate_limited_error',
-    retryAfter: retrySec,
+  return Object.assign(new Error(`An API error occurred: ${result.error}`), {
+    code: 'slack_webapi_platform_error',
+    data: result,
   });
 }
-export function slackHttpError(status: number, statusText: string, headers: Record<string, string>, body: unknown): Error {
+export function slackRateLimitedError(retrySec: number): Error {
+  return Object.assign(
+    new Error(`A rate-limit has been reached, you may retry this request in ${retrySec} seconds`),
+    {
+      code: 'slack_webapi_rate_limited_error',
+      retryAfter: retrySec,
+    },
+  );
+}
+export function slackHttpError(
+  status: number,
+  statusText: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Error {
   return Object.assign(new Error(`An HTTP protocol error occurred: statusCode = ${status}`), {
     code: 'slack_webapi_http_error',
     statusCode: status,
@@ -321,20 +377,27 @@ export function slackRequestError(original: Error): Error {
   });
 }
 
+export interface OctokitResponse {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  data: unknown;
+}
+
 // --- @octokit/request-error src/index.ts (authorization and URL secrets are redacted by octokit itself) ------
 
-export class OctokitRequestError extends Error {
+export const OctokitRequestError = class RequestError extends Error {
   override name = 'HttpError';
   status: number;
   request: { method: string; url: string; headers: Record<string, string> };
-  response?: { url: string; status: number; headers: Record<string, string>; data: unknown };
+  response?: OctokitResponse;
 
   constructor(
     message: string,
     statusCode: number,
     options: {
       request: { method: string; url: string; headers: Record<string, string> };
-      response?: OctokitRequestError['response'];
+      response?: OctokitResponse;
     },
   ) {
     super(message);
@@ -343,11 +406,14 @@ export class OctokitRequestError extends Error {
     if (options.response) this.response = options.response;
     const requestCopy = { ...options.request, headers: { ...options.request.headers } };
     if (options.request.headers.authorization) {
-      requestCopy.headers.authorization = options.request.headers.authorization.replace(/(?<! ) .*$/, ' [REDACTED]');
+      requestCopy.headers.authorization = options.request.headers.authorization.replace(
+        /(?<! ) .*$/,
+        ' [REDACTED]',
+      );
     }
     requestCopy.url = requestCopy.url
       .replace(/\bclient_secret=\w+/g, 'client_secret=[REDACTED]')
       .replace(/\baccess_token=\w+/g, 'access_token=[REDACTED]');
     this.request = requestCopy;
   }
-}
+};

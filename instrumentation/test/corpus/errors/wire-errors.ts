@@ -18,7 +18,9 @@ interface RedisDecoder {
 }
 
 // pg-protocol is pg's own dependency: resolve it from pg so the parser is the one pg really uses.
-const { Parser } = require(require.resolve('pg-protocol/dist/parser', { paths: [dirname(require.resolve('pg'))] })) as {
+const { Parser } = require(
+  require.resolve('pg-protocol/dist/parser', { paths: [dirname(require.resolve('pg'))] }),
+) as {
   Parser: new () => PgParser;
 };
 
@@ -66,7 +68,10 @@ export function mysqlServerError(errno: number, sqlState: string, message: strin
     Buffer.from([0xff, errno & 0xff, errno >> 8]),
     Buffer.from(`#${sqlState}${message}`, 'utf8'),
   ]);
-  const frame = Buffer.concat([Buffer.from([payload.length & 0xff, (payload.length >> 8) & 0xff, payload.length >> 16, 1]), payload]);
+  const frame = Buffer.concat([
+    Buffer.from([payload.length & 0xff, (payload.length >> 8) & 0xff, payload.length >> 16, 1]),
+    payload,
+  ]);
   const err = new Packet(1, frame, 0, frame.length).asError('utf8');
   if (sql !== undefined) Object.assign(err, { sql });
   return err;
@@ -90,7 +95,9 @@ export function redisReplyError(line: string, command: { name: string; args: unk
 }
 
 const MaxRetriesPerRequestError = (
-  require(join(ioredisDir, 'built/errors/MaxRetriesPerRequestError.js')) as { default: new (n: number) => Error }
+  require(join(ioredisDir, 'built/errors/MaxRetriesPerRequestError.js')) as {
+    default: new (n: number) => Error;
+  }
 ).default;
 
 /** ioredis's real MaxRetriesPerRequestError (a redis-errors AbortError). */

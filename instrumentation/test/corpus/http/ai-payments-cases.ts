@@ -137,7 +137,11 @@ export const aiPaymentsCases: HttpCase[] = [
     input: {
       status: 529,
       headers: { 'request-id': 'req_011CQ8jk', 'x-should-retry': 'true', 'content-type': 'application/json' },
-      body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: 'req_011CQ8jk' },
+      body: {
+        type: 'error',
+        error: { type: 'overloaded_error', message: 'Overloaded' },
+        request_id: 'req_011CQ8jk',
+      },
     },
     expected: { class: 'transient', retryable: true, retry_after: null },
   },
@@ -156,7 +160,8 @@ export const aiPaymentsCases: HttpCase[] = [
         type: 'error',
         error: {
           type: 'rate_limit_error',
-          message: 'This request would exceed the rate limit for your organization of 50 requests per minute.',
+          message:
+            'This request would exceed the rate limit for your organization of 50 requests per minute.',
         },
       },
     },
@@ -180,7 +185,10 @@ export const aiPaymentsCases: HttpCase[] = [
       headers: {},
       body: {
         type: 'error',
-        error: { type: 'permission_error', message: 'Your API key does not have permission to use the specified resource.' },
+        error: {
+          type: 'permission_error',
+          message: 'Your API key does not have permission to use the specified resource.',
+        },
       },
     },
     expected: { class: 'authentication', retryable: false, retry_after: null },
@@ -191,7 +199,10 @@ export const aiPaymentsCases: HttpCase[] = [
     input: {
       status: 400,
       headers: {},
-      body: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: Field required' } },
+      body: {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'max_tokens: Field required' },
+      },
     },
     expected: { class: 'validation', retryable: false, retry_after: null },
   },
@@ -210,7 +221,11 @@ export const aiPaymentsCases: HttpCase[] = [
     origin: `${STRIPE} (402 card_error / card_declined, Stripe-Should-Retry: false)`,
     input: {
       status: 402,
-      headers: { 'request-id': 'req_Xk1zPq2', 'stripe-should-retry': 'false', 'stripe-version': '2024-06-20' },
+      headers: {
+        'request-id': 'req_Xk1zPq2',
+        'stripe-should-retry': 'false',
+        'stripe-version': '2024-06-20',
+      },
       body: {
         error: {
           charge: 'ch_3PkLmN2eZvKYlo2C1a2b3c4d',
@@ -234,7 +249,8 @@ export const aiPaymentsCases: HttpCase[] = [
         error: {
           code: 'rate_limit',
           doc_url: 'https://stripe.com/docs/error-codes/rate-limit',
-          message: 'Too many requests hit the API too quickly. We recommend an exponential backoff of your requests.',
+          message:
+            'Too many requests hit the API too quickly. We recommend an exponential backoff of your requests.',
           type: 'invalid_request_error',
         },
       },
@@ -296,7 +312,7 @@ export const aiPaymentsCases: HttpCase[] = [
       body: {
         error: {
           message:
-            'Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than \'order-8812-attempt\' if you meant to execute a different request.',
+            "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than 'order-8812-attempt' if you meant to execute a different request.",
           type: 'idempotency_error',
         },
       },
@@ -341,7 +357,12 @@ export const aiPaymentsCases: HttpCase[] = [
     input: {
       status: 429,
       headers: { 'twilio-request-id': 'RQ1234' },
-      body: { code: 20429, message: 'Too Many Requests', more_info: 'https://www.twilio.com/docs/errors/20429', status: 429 },
+      body: {
+        code: 20429,
+        message: 'Too Many Requests',
+        more_info: 'https://www.twilio.com/docs/errors/20429',
+        status: 429,
+      },
     },
     expected: { class: 'rate_limit', retryable: true, retry_after: null },
   },
@@ -351,7 +372,12 @@ export const aiPaymentsCases: HttpCase[] = [
     input: {
       status: 401,
       headers: { 'www-authenticate': 'Basic realm="Twilio API"' },
-      body: { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 },
+      body: {
+        code: 20003,
+        message: 'Authenticate',
+        more_info: 'https://www.twilio.com/docs/errors/20003',
+        status: 401,
+      },
     },
     expected: { class: 'authentication', retryable: false, retry_after: null },
   },

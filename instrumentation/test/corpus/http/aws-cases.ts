@@ -3,11 +3,14 @@ import type { HttpCase } from '../corpus-case.js';
 /** The AWS SDK's own retry classification: @smithy/core 3.41.1 retry/service-error-classification/constants.js. */
 const SMITHY_THROTTLING =
   '@smithy/core 3.41.1 dist-es/submodules/retry/service-error-classification/constants.js THROTTLING_ERROR_CODES';
-const JSON10 = 'AWS JSON 1.0 protocol, https://smithy.io/2.0/aws/protocols/aws-json-1_0-protocol.html#operation-error-serialization';
+const JSON10 =
+  'AWS JSON 1.0 protocol, https://smithy.io/2.0/aws/protocols/aws-json-1_0-protocol.html#operation-error-serialization';
 const JSON11 = 'AWS JSON 1.1 protocol, https://smithy.io/2.0/aws/protocols/aws-json-1_1-protocol.html';
-const RESTJSON = 'AWS restJson1 protocol, https://smithy.io/2.0/aws/protocols/aws-restjson1-protocol.html (X-Amzn-Errortype)';
+const RESTJSON =
+  'AWS restJson1 protocol, https://smithy.io/2.0/aws/protocols/aws-restjson1-protocol.html (X-Amzn-Errortype)';
 const S3 = 'Amazon S3 docs, https://docs.aws.amazon.com/AmazonS3/latest/API/ErrorResponses.html';
-const QUERY = 'AWS query protocol, https://smithy.io/2.0/aws/protocols/aws-query-protocol.html#operation-error-serialization';
+const QUERY =
+  'AWS query protocol, https://smithy.io/2.0/aws/protocols/aws-query-protocol.html#operation-error-serialization';
 
 const s3Error = (code: string, message: string): string =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><RequestId>4442587FB7D0A2F9</RequestId><HostId>Uuag1LuByRx9e6j5Onimru9pO4ZVKnJ2Qz7/C1NPcfTWAtRPfTaOFg==</HostId></Error>`;
@@ -32,7 +35,12 @@ export const awsCases: HttpCase[] = [
           'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.',
       },
     },
-    expected: { class: 'rate_limit', code: 'ProvisionedThroughputExceededException', retryable: true, retry_after: null },
+    expected: {
+      class: 'rate_limit',
+      code: 'ProvisionedThroughputExceededException',
+      retryable: true,
+      retry_after: null,
+    },
   },
   {
     id: 'aws-json10-dynamodb-throttling-coral-namespace',
@@ -49,7 +57,11 @@ export const awsCases: HttpCase[] = [
     origin: `${JSON10} (__type "com.amazonaws.cloudwatch.v2013_01_16#Throttling"); ${SMITHY_THROTTLING} ("Throttling")`,
     input: {
       status: 400,
-      headers: { 'x-amzn-requestid': 'f3a1', 'content-type': 'application/x-amz-json-1.0', 'x-amzn-query-error': 'Throttling;Sender' },
+      headers: {
+        'x-amzn-requestid': 'f3a1',
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amzn-query-error': 'Throttling;Sender',
+      },
       body: { __type: 'com.amazonaws.cloudwatch.v2013_01_16#Throttling', message: 'Rate exceeded' },
     },
     expected: { class: 'rate_limit', code: 'Throttling', retryable: true, retry_after: null },
@@ -65,7 +77,12 @@ export const awsCases: HttpCase[] = [
         message: 'Rate exceeded for shard shardId-000000000001 in stream orders under account 111122223333.',
       },
     },
-    expected: { class: 'rate_limit', code: 'ProvisionedThroughputExceededException', retryable: true, retry_after: null },
+    expected: {
+      class: 'rate_limit',
+      code: 'ProvisionedThroughputExceededException',
+      retryable: true,
+      retry_after: null,
+    },
   },
   {
     id: 'aws-json11-kms-throttling',
@@ -83,11 +100,16 @@ export const awsCases: HttpCase[] = [
     input: {
       status: 429,
       headers: {
-        'x-amzn-errortype': 'TooManyRequestsException:http://internal.amazon.com/coral/com.amazonaws.awsgatewaylambda/',
+        'x-amzn-errortype':
+          'TooManyRequestsException:http://internal.amazon.com/coral/com.amazonaws.awsgatewaylambda/',
         'x-amzn-requestid': '0d2a7b61',
         'content-type': 'application/json',
       },
-      body: { Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded', Type: 'User', message: 'Rate Exceeded.' },
+      body: {
+        Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded',
+        Type: 'User',
+        message: 'Rate Exceeded.',
+      },
     },
     expected: { class: 'rate_limit', code: 'TooManyRequestsException', retryable: true, retry_after: null },
   },
@@ -96,7 +118,9 @@ export const awsCases: HttpCase[] = [
     origin: `${RESTJSON} (error name only in the X-Amzn-Errortype header); ${SMITHY_THROTTLING}`,
     input: {
       status: 400,
-      headers: { 'X-Amzn-Errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' },
+      headers: {
+        'X-Amzn-Errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/',
+      },
       body: { message: 'Too many requests, please wait before trying again.' },
     },
     expected: { class: 'rate_limit', code: 'ThrottlingException', retryable: true, retry_after: null },
@@ -106,8 +130,12 @@ export const awsCases: HttpCase[] = [
     origin: `${RESTJSON}; Bedrock InvokeModel errors https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html`,
     input: {
       status: 429,
-      headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' },
-      body: { message: 'Too many requests, please wait before trying again. You have sent too many requests.' },
+      headers: {
+        'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/',
+      },
+      body: {
+        message: 'Too many requests, please wait before trying again. You have sent too many requests.',
+      },
     },
     expected: { class: 'rate_limit', code: 'ThrottlingException', retryable: true, retry_after: null },
   },
@@ -136,7 +164,11 @@ export const awsCases: HttpCase[] = [
     origin: `${S3} (503 SlowDown); ${SMITHY_THROTTLING} ("SlowDown")`,
     input: {
       status: 503,
-      headers: { 'x-amz-request-id': '4442587FB7D0A2F9', 'x-amz-id-2': 'Uuag1LuByRx9e6j5Onimru9pO4Z', 'content-type': 'application/xml' },
+      headers: {
+        'x-amz-request-id': '4442587FB7D0A2F9',
+        'x-amz-id-2': 'Uuag1LuByRx9e6j5Onimru9pO4Z',
+        'content-type': 'application/xml',
+      },
       body: s3Error('SlowDown', 'Please reduce your request rate.'),
     },
     expected: { class: 'rate_limit', code: 'SlowDown', retryable: true, retry_after: null },
@@ -154,7 +186,11 @@ export const awsCases: HttpCase[] = [
   {
     id: 'aws-s3-access-denied-403',
     origin: `${S3} (403 AccessDenied)`,
-    input: { status: 403, headers: { 'content-type': 'application/xml' }, body: s3Error('AccessDenied', 'Access Denied') },
+    input: {
+      status: 403,
+      headers: { 'content-type': 'application/xml' },
+      body: s3Error('AccessDenied', 'Access Denied'),
+    },
     expected: { class: 'authentication', retryable: false, retry_after: null },
   },
   {
@@ -208,7 +244,12 @@ export const awsCases: HttpCase[] = [
         message: 'The security token included in the request is invalid.',
       },
     },
-    expected: { class: 'authentication', code: 'UnrecognizedClientException', retryable: false, retry_after: null },
+    expected: {
+      class: 'authentication',
+      code: 'UnrecognizedClientException',
+      retryable: false,
+      retry_after: null,
+    },
   },
   {
     id: 'aws-json10-dynamodb-conditional-check-failed',
@@ -222,7 +263,12 @@ export const awsCases: HttpCase[] = [
         message: 'The conditional request failed',
       },
     },
-    expected: { class: 'permanent', code: 'ConditionalCheckFailedException', retryable: false, retry_after: null },
+    expected: {
+      class: 'permanent',
+      code: 'ConditionalCheckFailedException',
+      retryable: false,
+      retry_after: null,
+    },
   },
   {
     id: 'aws-json10-dynamodb-internal-server-error',
@@ -230,7 +276,10 @@ export const awsCases: HttpCase[] = [
     input: {
       status: 500,
       headers: ddbHeaders,
-      body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'Internal server error' },
+      body: {
+        __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError',
+        message: 'Internal server error',
+      },
     },
     expected: { class: 'transient', retryable: true, retry_after: null },
   },

@@ -1,6 +1,7 @@
 import type { HttpCase } from '../corpus-case.js';
 
-const GH_DOCS = 'GitHub REST docs, https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api';
+const GH_DOCS =
+  'GitHub REST docs, https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api';
 const GH_TROUBLE =
   'GitHub REST docs, https://docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api';
 const SLACK = 'Slack Web API docs, https://api.slack.com/web#evaluating_responses';
@@ -86,7 +87,11 @@ export const githubSlackCases: HttpCase[] = [
     origin: `${GH_TROUBLE} (403 permission, rate limit not exhausted)`,
     input: {
       status: 403,
-      headers: { 'x-ratelimit-remaining': '4999', 'x-ratelimit-limit': '5000', 'x-accepted-github-permissions': 'issues=write' },
+      headers: {
+        'x-ratelimit-remaining': '4999',
+        'x-ratelimit-limit': '5000',
+        'x-accepted-github-permissions': 'issues=write',
+      },
       body: {
         message: 'Resource not accessible by integration',
         documentation_url: 'https://docs.github.com/rest/issues/issues#create-an-issue',
@@ -116,13 +121,18 @@ export const githubSlackCases: HttpCase[] = [
     input: {
       status: 404,
       headers: { 'x-ratelimit-remaining': '4998' },
-      body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/repos/repos#get-a-repository', status: '404' },
+      body: {
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest/repos/repos#get-a-repository',
+        status: '404',
+      },
     },
     expected: { class: 'permanent', code: '404', retryable: false, retry_after: null },
   },
   {
     id: 'github-422-validation-failed',
-    origin: 'GitHub REST docs, https://docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api (422 Validation Failed, errors[].code)',
+    origin:
+      'GitHub REST docs, https://docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api (422 Validation Failed, errors[].code)',
     input: {
       status: 422,
       headers: { 'content-type': 'application/json; charset=utf-8' },
@@ -141,14 +151,19 @@ export const githubSlackCases: HttpCase[] = [
       'GitHub GraphQL docs, https://docs.github.com/en/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api (errors[].type RATE_LIMITED on 200)',
     input: () => ({
       status: 200,
-      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(nowSeconds() + 30), 'x-ratelimit-resource': 'graphql' },
+      headers: {
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(nowSeconds() + 30),
+        'x-ratelimit-resource': 'graphql',
+      },
       body: { errors: [{ type: 'RATE_LIMITED', message: 'API rate limit exceeded for user ID 1234567.' }] },
     }),
     expected: { class: 'rate_limit', retryable: true },
   },
   {
     id: 'github-graphql-not-found-200',
-    origin: 'GitHub GraphQL API, errors[].type NOT_FOUND (https://docs.github.com/en/graphql/guides/forming-calls-with-graphql)',
+    origin:
+      'GitHub GraphQL API, errors[].type NOT_FOUND (https://docs.github.com/en/graphql/guides/forming-calls-with-graphql)',
     input: {
       status: 200,
       headers: {},
@@ -169,13 +184,21 @@ export const githubSlackCases: HttpCase[] = [
   {
     id: 'slack-invalid-auth-200',
     origin: `${SLACK}; https://api.slack.com/methods/chat.postMessage#errors (invalid_auth)`,
-    input: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: { ok: false, error: 'invalid_auth' } },
+    input: {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: { ok: false, error: 'invalid_auth' },
+    },
     expected: { class: 'authentication', retryable: false, retry_after: null },
   },
   {
     id: 'slack-not-authed-200-string-body',
     origin: `${SLACK} (not_authed, body still a string)`,
-    input: { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"ok":false,"error":"not_authed"}' },
+    input: {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: '{"ok":false,"error":"not_authed"}',
+    },
     expected: { class: 'authentication', retryable: false, retry_after: null },
   },
   {
@@ -186,11 +209,17 @@ export const githubSlackCases: HttpCase[] = [
   },
   {
     id: 'slack-missing-scope-200',
-    origin: 'Slack docs, https://api.slack.com/methods/chat.postMessage#errors (missing_scope, needed/provided)',
+    origin:
+      'Slack docs, https://api.slack.com/methods/chat.postMessage#errors (missing_scope, needed/provided)',
     input: {
       status: 200,
       headers: {},
-      body: { ok: false, error: 'missing_scope', needed: 'chat:write:bot', provided: 'identify,channels:read' },
+      body: {
+        ok: false,
+        error: 'missing_scope',
+        needed: 'chat:write:bot',
+        provided: 'identify,channels:read',
+      },
     },
     expected: { class: 'authentication', retryable: false, retry_after: null },
   },
@@ -202,7 +231,8 @@ export const githubSlackCases: HttpCase[] = [
   },
   {
     id: 'slack-invalid-arguments-200',
-    origin: 'Slack docs, https://api.slack.com/web#evaluating_responses (invalid_arguments + response_metadata.messages)',
+    origin:
+      'Slack docs, https://api.slack.com/web#evaluating_responses (invalid_arguments + response_metadata.messages)',
     input: {
       status: 200,
       headers: {},
@@ -229,8 +259,13 @@ export const githubSlackCases: HttpCase[] = [
   },
   {
     id: 'slack-ok-true-with-warning-is-success',
-    origin: 'Slack docs, https://api.slack.com/web#evaluating_responses ("ok": true with a "warning" is a success)',
-    input: { status: 200, headers: {}, body: { ok: true, warning: 'missing_charset', channel: 'C123', ts: '1503435956.000247' } },
+    origin:
+      'Slack docs, https://api.slack.com/web#evaluating_responses ("ok": true with a "warning" is a success)',
+    input: {
+      status: 200,
+      headers: {},
+      body: { ok: true, warning: 'missing_charset', channel: 'C123', ts: '1503435956.000247' },
+    },
     expected: null,
   },
 ];

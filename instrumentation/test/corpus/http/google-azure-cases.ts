@@ -1,11 +1,14 @@
 import type { HttpCase } from '../corpus-case.js';
 
-const AIP193 = 'Google AIP-193 errors, https://google.aip.dev/193 (error.status + details[] ErrorInfo/RetryInfo)';
+const AIP193 =
+  'Google AIP-193 errors, https://google.aip.dev/193 (error.status + details[] ErrorInfo/RetryInfo)';
 const DRIVE = 'Google Drive API docs, https://developers.google.com/drive/api/guides/handle-errors';
-const ARM = 'Azure Resource Manager docs, https://learn.microsoft.com/azure/azure-resource-manager/management/request-limits-and-throttling';
+const ARM =
+  'Azure Resource Manager docs, https://learn.microsoft.com/azure/azure-resource-manager/management/request-limits-and-throttling';
 const AZ_CORE =
   '@azure/core-rest-pipeline src/retryStrategies/throttlingRetryStrategy.ts (reads retry-after-ms, x-ms-retry-after-ms, Retry-After)';
-const CF = 'Cloudflare docs, https://developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors/';
+const CF =
+  'Cloudflare docs, https://developers.cloudflare.com/support/troubleshooting/http-status-codes/cloudflare-5xx-errors/';
 
 const cfHtml = (code: number, title: string): string =>
   `<!DOCTYPE html><html><head><title>example.com | ${code}: ${title}</title></head><body><div id="cf-error-details"><h1>${title}</h1><span>Error code ${code}</span><p>Ray ID: 8a1b2c3d4e5f6789</p></div></body></html>`;
@@ -52,7 +55,9 @@ export const googleAzureCases: HttpCase[] = [
           details: [
             {
               '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
-              violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' }],
+              violations: [
+                { quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests' },
+              ],
             },
             { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '37s' },
           ],
@@ -69,7 +74,9 @@ export const googleAzureCases: HttpCase[] = [
       headers: { 'content-type': 'application/json; charset=UTF-8' },
       body: {
         error: {
-          errors: [{ domain: 'usageLimits', reason: 'userRateLimitExceeded', message: 'User Rate Limit Exceeded' }],
+          errors: [
+            { domain: 'usageLimits', reason: 'userRateLimitExceeded', message: 'User Rate Limit Exceeded' },
+          ],
           code: 403,
           message: 'User Rate Limit Exceeded',
         },
@@ -135,9 +142,15 @@ export const googleAzureCases: HttpCase[] = [
       body: {
         error: {
           code: 400,
-          message: 'Invalid value at \'requests[0].update_cells.rows[0]\' (type.googleapis.com/google.apps.sheets.v4.RowData)',
+          message:
+            "Invalid value at 'requests[0].update_cells.rows[0]' (type.googleapis.com/google.apps.sheets.v4.RowData)",
           status: 'INVALID_ARGUMENT',
-          details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'requests[0]' }] }],
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.BadRequest',
+              fieldViolations: [{ field: 'requests[0]' }],
+            },
+          ],
         },
       },
     },
@@ -160,7 +173,13 @@ export const googleAzureCases: HttpCase[] = [
     input: {
       status: 409,
       headers: {},
-      body: { error: { code: 409, message: 'Too much contention on these documents. Please try again.', status: 'ABORTED' } },
+      body: {
+        error: {
+          code: 409,
+          message: 'Too much contention on these documents. Please try again.',
+          status: 'ABORTED',
+        },
+      },
     },
     expected: { class: 'transient', retryable: true, retry_after: null },
   },
@@ -178,7 +197,8 @@ export const googleAzureCases: HttpCase[] = [
       body: {
         error: {
           code: 'TooManyRequests',
-          message: "The request is being throttled as the limit has been reached for operation type - 'Read_ObservationWindow_00:05:00'.",
+          message:
+            "The request is being throttled as the limit has been reached for operation type - 'Read_ObservationWindow_00:05:00'.",
         },
       },
     },
@@ -189,7 +209,12 @@ export const googleAzureCases: HttpCase[] = [
     origin: `Azure OpenAI quota docs, https://learn.microsoft.com/azure/ai-services/openai/quotas-limits; ${AZ_CORE}`,
     input: {
       status: 429,
-      headers: { 'retry-after-ms': '7000', 'retry-after': '7', 'x-ratelimit-remaining-tokens': '0', 'apim-request-id': 'e9c1' },
+      headers: {
+        'retry-after-ms': '7000',
+        'retry-after': '7',
+        'x-ratelimit-remaining-tokens': '0',
+        'apim-request-id': 'e9c1',
+      },
       body: {
         error: {
           code: '429',
@@ -206,7 +231,12 @@ export const googleAzureCases: HttpCase[] = [
     note: 'Cosmos sends only x-ms-retry-after-ms; Azure core treats it like retry-after-ms.',
     input: {
       status: 429,
-      headers: { 'x-ms-retry-after-ms': '1500', 'x-ms-substatus': '3200', 'x-ms-activity-id': 'a1b2', 'x-ms-request-charge': '0.38' },
+      headers: {
+        'x-ms-retry-after-ms': '1500',
+        'x-ms-substatus': '3200',
+        'x-ms-activity-id': 'a1b2',
+        'x-ms-request-charge': '0.38',
+      },
       body: {
         code: 'TooManyRequests',
         message:
@@ -222,18 +252,24 @@ export const googleAzureCases: HttpCase[] = [
     note: 'Storage reports scalability-target throttling as 503 ServerBusy; rate_limit (transient is also defensible).',
     input: {
       status: 503,
-      headers: { 'x-ms-error-code': 'ServerBusy', 'x-ms-request-id': '9c1e', 'content-type': 'application/xml' },
+      headers: {
+        'x-ms-error-code': 'ServerBusy',
+        'x-ms-request-id': '9c1e',
+        'content-type': 'application/xml',
+      },
       body: '\uFEFF<?xml version="1.0" encoding="utf-8"?><Error><Code>ServerBusy</Code><Message>Ingress is over the account limit.\nRequestId:9c1e\nTime:2026-11-29T15:00:00.0000000Z</Message></Error>',
     },
     expected: { class: 'rate_limit', code: 'ServerBusy', retryable: true, retry_after: null },
   },
   {
     id: 'azure-401-invalid-authentication-token',
-    origin: 'Azure REST API docs, https://learn.microsoft.com/rest/api/azure/#response (InvalidAuthenticationToken)',
+    origin:
+      'Azure REST API docs, https://learn.microsoft.com/rest/api/azure/#response (InvalidAuthenticationToken)',
     input: {
       status: 401,
       headers: {
-        'www-authenticate': 'Bearer authorization_uri="https://login.windows.net/tenant", error="invalid_token"',
+        'www-authenticate':
+          'Bearer authorization_uri="https://login.windows.net/tenant", error="invalid_token"',
       },
       body: { error: { code: 'InvalidAuthenticationToken', message: 'The access token is invalid.' } },
     },
@@ -241,7 +277,8 @@ export const googleAzureCases: HttpCase[] = [
   },
   {
     id: 'azure-403-authorization-failed',
-    origin: 'Azure RBAC docs, https://learn.microsoft.com/azure/role-based-access-control/troubleshooting (AuthorizationFailed)',
+    origin:
+      'Azure RBAC docs, https://learn.microsoft.com/azure/role-based-access-control/troubleshooting (AuthorizationFailed)',
     input: {
       status: 403,
       headers: {},
@@ -308,11 +345,17 @@ export const googleAzureCases: HttpCase[] = [
   },
   {
     id: 'cloudflare-api-403-authentication-error',
-    origin: 'Cloudflare API v4 docs, https://developers.cloudflare.com/fundamentals/api/troubleshooting/ (success:false, errors[].code 10000)',
+    origin:
+      'Cloudflare API v4 docs, https://developers.cloudflare.com/fundamentals/api/troubleshooting/ (success:false, errors[].code 10000)',
     input: {
       status: 403,
       headers: { 'cf-ray': '8a1b-AMS' },
-      body: { success: false, errors: [{ code: 10000, message: 'Authentication error' }], messages: [], result: null },
+      body: {
+        success: false,
+        errors: [{ code: 10000, message: 'Authentication error' }],
+        messages: [],
+        result: null,
+      },
     },
     expected: { class: 'authentication', retryable: false, retry_after: null },
   },

@@ -1,8 +1,10 @@
 import type { HttpCase } from '../corpus-case.js';
 
-const APOLLO = 'Apollo Server 4 docs, https://www.apollographql.com/docs/apollo-server/data/errors#built-in-error-codes';
+const APOLLO =
+  'Apollo Server 4 docs, https://www.apollographql.com/docs/apollo-server/data/errors#built-in-error-codes';
 const SHOPIFY = 'Shopify GraphQL Admin API docs, https://shopify.dev/docs/api/usage/rate-limits';
-const RFC9457 = 'RFC 9457 Problem Details, https://www.rfc-editor.org/rfc/rfc9457 + extension members per seed article 001';
+const RFC9457 =
+  'RFC 9457 Problem Details, https://www.rfc-editor.org/rfc/rfc9457 + extension members per seed article 001';
 const JSONRPC = 'JSON-RPC 2.0 spec, https://www.jsonrpc.org/specification#error_object';
 const OAUTH = 'RFC 6749 section 5.2, https://www.rfc-editor.org/rfc/rfc6749#section-5.2';
 
@@ -37,18 +39,23 @@ export const protocolCases: HttpCase[] = [
   },
   {
     id: 'shopify-rest-429-retry-after-decimal',
-    origin: 'Shopify REST Admin API docs, https://shopify.dev/docs/api/usage/rate-limits ("Retry-After: 2.0")',
+    origin:
+      'Shopify REST Admin API docs, https://shopify.dev/docs/api/usage/rate-limits ("Retry-After: 2.0")',
     note: 'Shopify sends a decimal Retry-After ("2.0"); it is a number of seconds, not garbage.',
     input: {
       status: 429,
       headers: { 'Retry-After': '2.0', 'X-Shopify-Shop-Api-Call-Limit': '40/40' },
-      body: { errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.' },
+      body: {
+        errors:
+          'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.',
+      },
     },
     expected: { class: 'rate_limit', code: '429', retryable: true, retry_after: 2 },
   },
   {
     id: 'shopify-graphql-access-denied-200',
-    origin: 'Shopify GraphQL Admin API docs, https://shopify.dev/docs/api/usage/response-codes (ACCESS_DENIED)',
+    origin:
+      'Shopify GraphQL Admin API docs, https://shopify.dev/docs/api/usage/response-codes (ACCESS_DENIED)',
     input: {
       status: 200,
       headers: {},
@@ -57,7 +64,10 @@ export const protocolCases: HttpCase[] = [
         errors: [
           {
             message: 'Access denied for orders field. Required access: `read_orders` access scope.',
-            extensions: { code: 'ACCESS_DENIED', documentation: 'https://shopify.dev/api/usage/access-scopes' },
+            extensions: {
+              code: 'ACCESS_DENIED',
+              documentation: 'https://shopify.dev/api/usage/access-scopes',
+            },
           },
         ],
       },
@@ -70,7 +80,10 @@ export const protocolCases: HttpCase[] = [
     input: {
       status: 200,
       headers: { 'content-type': 'application/graphql-response+json' },
-      body: { data: { me: null }, errors: [{ message: 'You must be logged in', extensions: { code: 'UNAUTHENTICATED' } }] },
+      body: {
+        data: { me: null },
+        errors: [{ message: 'You must be logged in', extensions: { code: 'UNAUTHENTICATED' } }],
+      },
     },
     expected: { class: 'authentication', code: 'UNAUTHENTICATED', retryable: false, retry_after: null },
   },
@@ -80,7 +93,10 @@ export const protocolCases: HttpCase[] = [
     input: {
       status: 200,
       headers: {},
-      body: { data: null, errors: [{ message: 'Not allowed', path: ['deleteUser'], extensions: { code: 'FORBIDDEN' } }] },
+      body: {
+        data: null,
+        errors: [{ message: 'Not allowed', path: ['deleteUser'], extensions: { code: 'FORBIDDEN' } }],
+      },
     },
     expected: { class: 'authentication', code: 'FORBIDDEN', retryable: false, retry_after: null },
   },
@@ -121,24 +137,36 @@ export const protocolCases: HttpCase[] = [
       headers: {},
       body: {
         data: { order: null },
-        errors: [{ message: 'connect ETIMEDOUT 10.0.3.7:5432', path: ['order'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+        errors: [
+          {
+            message: 'connect ETIMEDOUT 10.0.3.7:5432',
+            path: ['order'],
+            extensions: { code: 'INTERNAL_SERVER_ERROR' },
+          },
+        ],
       },
     },
     expected: { class: 'transient', retryable: true, retry_after: null },
   },
   {
     id: 'hasura-invalid-jwt-200',
-    origin: 'Hasura docs, https://hasura.io/docs/latest/auth/authentication/jwt/ (extensions.code invalid-jwt, HTTP 200)',
+    origin:
+      'Hasura docs, https://hasura.io/docs/latest/auth/authentication/jwt/ (extensions.code invalid-jwt, HTTP 200)',
     input: {
       status: 200,
       headers: {},
-      body: { errors: [{ extensions: { path: '$', code: 'invalid-jwt' }, message: 'Could not verify JWT: JWTExpired' }] },
+      body: {
+        errors: [
+          { extensions: { path: '$', code: 'invalid-jwt' }, message: 'Could not verify JWT: JWTExpired' },
+        ],
+      },
     },
     expected: { class: 'authentication', retryable: false, retry_after: null },
   },
   {
     id: 'graphql-success-no-errors',
-    origin: 'GraphQL over HTTP spec, https://graphql.github.io/graphql-over-http/draft/ (data without errors)',
+    origin:
+      'GraphQL over HTTP spec, https://graphql.github.io/graphql-over-http/draft/ (data without errors)',
     input: { status: 200, headers: {}, body: { data: { viewer: { login: 'octocat' } } } },
     expected: null,
   },
@@ -193,7 +221,9 @@ export const protocolCases: HttpCase[] = [
         code: 'currency_not_supported',
         retryable: false,
         retry_after: null,
-        details: [{ field: 'currency', pointer: '#/payment/currency', issue: 'not_in_enum', received: 'USDT' }],
+        details: [
+          { field: 'currency', pointer: '#/payment/currency', issue: 'not_in_enum', received: 'USDT' },
+        ],
       },
     },
     expected: { class: 'validation', code: 'currency_not_supported', retryable: false, retry_after: null },
@@ -204,7 +234,12 @@ export const protocolCases: HttpCase[] = [
     input: {
       status: 403,
       headers: { 'content-type': 'application/problem+json' },
-      body: { type: 'https://api.example.com/problems/insufficient-scope', status: 403, code: 'insufficient_scope', retryable: false },
+      body: {
+        type: 'https://api.example.com/problems/insufficient-scope',
+        status: 403,
+        code: 'insufficient_scope',
+        retryable: false,
+      },
     },
     expected: { class: 'authentication', code: 'insufficient_scope', retryable: false, retry_after: null },
   },
@@ -231,7 +266,14 @@ export const protocolCases: HttpCase[] = [
     input: {
       status: 409,
       headers: { 'content-type': 'application/problem+json' },
-      body: { type: 'about:blank', title: 'Conflict', status: 409, code: 'version_conflict', retryable: true, retry_after: 0 },
+      body: {
+        type: 'about:blank',
+        title: 'Conflict',
+        status: 409,
+        code: 'version_conflict',
+        retryable: true,
+        retry_after: 0,
+      },
     },
     expected: { class: 'transient', code: 'version_conflict', retryable: true, retry_after: 0 },
   },
@@ -241,20 +283,32 @@ export const protocolCases: HttpCase[] = [
     input: {
       status: 200,
       headers: { 'content-type': 'application/json' },
-      body: { jsonrpc: '2.0', error: { code: -32602, message: 'Invalid params', data: 'expected 2 params, got 1' }, id: 1 },
+      body: {
+        jsonrpc: '2.0',
+        error: { code: -32602, message: 'Invalid params', data: 'expected 2 params, got 1' },
+        id: 1,
+      },
     },
     expected: { class: 'validation', code: '-32602', retryable: false, retry_after: null },
   },
   {
     id: 'jsonrpc-method-not-found-200',
     origin: `${JSONRPC} (-32601 Method not found)`,
-    input: { status: 200, headers: {}, body: { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: '7' } },
+    input: {
+      status: 200,
+      headers: {},
+      body: { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: '7' },
+    },
     expected: { class: 'permanent', code: '-32601', retryable: false, retry_after: null },
   },
   {
     id: 'jsonrpc-parse-error-200',
     origin: `${JSONRPC} (-32700 Parse error)`,
-    input: { status: 200, headers: {}, body: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null } },
+    input: {
+      status: 200,
+      headers: {},
+      body: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null },
+    },
     expected: { class: 'validation', code: '-32700', retryable: false, retry_after: null },
   },
   {

@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorClass } from '../../../src/types.js';
 import type { HttpCase } from '../corpus-case.js';
 
-const RFC9110 = 'RFC 9110, https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3 (Retry-After: HTTP-date / delay-seconds)';
+const RFC9110 =
+  'RFC 9110, https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3 (Retry-After: HTTP-date / delay-seconds)';
 const ISSUE = 'Faultline issue 2 status table + seed 000 (Temporal HTTP retry recipe)';
 const TEMPORAL = 'Temporal cookbook, https://docs.temporal.io/ (X-Should-Retry overrides the status)';
 
@@ -41,8 +42,18 @@ export const statusHeaderCases: HttpCase[] = [
   statusCase(503, 'transient', true),
   statusCase(504, 'transient', true),
   { id: 'status-200-empty-body', origin: ISSUE, input: { status: 200 }, expected: null },
-  { id: 'status-204-no-content', origin: ISSUE, input: { status: 204, headers: {}, body: '' }, expected: null },
-  { id: 'status-201-json', origin: ISSUE, input: { status: 201, headers: {}, body: { id: 'ord_1', ok: true } }, expected: null },
+  {
+    id: 'status-204-no-content',
+    origin: ISSUE,
+    input: { status: 204, headers: {}, body: '' },
+    expected: null,
+  },
+  {
+    id: 'status-201-json',
+    origin: ISSUE,
+    input: { status: 201, headers: {}, body: { id: 'ord_1', ok: true } },
+    expected: null,
+  },
   {
     id: 'status-301-redirect',
     origin: ISSUE,
@@ -52,7 +63,11 @@ export const statusHeaderCases: HttpCase[] = [
   {
     id: 'status-200-html-body',
     origin: ISSUE,
-    input: { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>error page? no, a page about errors</body></html>' },
+    input: {
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: '<html><body>error page? no, a page about errors</body></html>',
+    },
     expected: null,
   },
   {
@@ -112,7 +127,11 @@ export const statusHeaderCases: HttpCase[] = [
   {
     id: 'retry-after-headers-instance',
     origin: 'WHATWG Fetch Headers (what fetch() returns)',
-    input: () => ({ status: 429, headers: new Headers({ 'Retry-After': '11', 'content-type': 'application/json' }), body: {} }),
+    input: () => ({
+      status: 429,
+      headers: new Headers({ 'Retry-After': '11', 'content-type': 'application/json' }),
+      body: {},
+    }),
     expected: { class: 'rate_limit', retryable: true, retry_after: 11 },
   },
   {

@@ -87,7 +87,7 @@ interface WireRequest {
   resourceSpans?: { resource?: { attributes?: WireKeyValue[] }; scopeSpans?: { spans?: WireSpan[] }[] }[];
 }
 
-function valueOf(v: WireValue | undefined): unknown {
+function anyValue(v: WireValue | undefined): unknown {
   if (!v) return undefined;
   const s = v.s ?? v.stringValue;
   if (s !== undefined) return s;
@@ -98,13 +98,15 @@ function valueOf(v: WireValue | undefined): unknown {
   const d = v.d ?? v.doubleValue;
   if (d !== undefined) return d;
   const a = v.a ?? v.arrayValue;
-  return a ? (a.values ?? []).map(valueOf) : undefined;
+  return a ? (a.values ?? []).map(anyValue) : undefined;
 }
 
 function flatten(request: WireRequest): ReceivedSpan[] {
   const out: ReceivedSpan[] = [];
   for (const rs of request.resourceSpans ?? []) {
-    const resource = Object.fromEntries((rs.resource?.attributes ?? []).map((kv) => [kv.key, valueOf(kv.value)]));
+    const resource = Object.fromEntries(
+      (rs.resource?.attributes ?? []).map((kv) => [kv.key, anyValue(kv.value)]),
+    );
     for (const ss of rs.scopeSpans ?? []) {
       for (const span of ss.spans ?? []) {
         out.push({
@@ -115,7 +117,7 @@ function flatten(request: WireRequest): ReceivedSpan[] {
           name: span.name ?? '',
           kind: span.kind ?? 0,
           statusCode: span.status?.code ?? 0,
-          attributes: Object.fromEntries((span.attributes ?? []).map((kv) => [kv.key, valueOf(kv.value)])),
+          attributes: Object.fromEntries((span.attributes ?? []).map((kv) => [kv.key, anyValue(kv.value)])),
         });
       }
     }

@@ -11,7 +11,9 @@ export function httpClientSpans(spans: ReceivedSpan[], suffix: string): Received
 
 export function dbClientSpans(spans: ReceivedSpan[], system: string): ReceivedSpan[] {
   return spans.filter(
-    (s) => s.kind === CLIENT && (s.attributes['db.system'] === system || s.attributes['db.system.name'] === system),
+    (s) =>
+      s.kind === CLIENT &&
+      (s.attributes['db.system'] === system || s.attributes['db.system.name'] === system),
   );
 }
 

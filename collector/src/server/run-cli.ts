@@ -1,0 +1,49 @@
+import { CLI_USAGE, parseCliArgs } from '../config/parse-cli-args.js';
+import { ConfigError } from '../config/receiver-config.js';
+import { openStore } from '../store/index.js';
+import { startCollector } from './start-collector.js';
+
+/**
+ * The `faultline-collector` command: parse flags, open the store, serve until SIGTERM/SIGINT,
+ * then stop accepting, finish in-flight requests and drain the writer before exiting.
+ * Resolves with the exit code for errors found before serving.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  let args: ReturnType<typeof parseCliArgs>;
+  try {
+    args = parseCliArgs(argv);
+  } catch (err) {
+    console.error(`faultline-collector: ${(err as Error).message}`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(CLI_USAGE);
+    return 0;
+  }
+  try {
+    const store = await openStore(args.store);
+    const collector = await startCollector({ ...args.receiver, store });
+    console.log(
+      `faultline-collector listening on ${collector.url}/v1/traces ` +
+        `(${store.mode === 'embedded' ? 'embedded chDB' : 'ClickHouse server'})`,
+    );
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`faultline-collector: ${signal}, draining`);
+      await collector.close();
+      await store.close();
+      const { accepted } = collector.writer.stats();
+      console.log(`faultline-collector: stopped; ${accepted} spans acknowledged in this run`);
+      process.exit(0);
+    };
+    process.on('SIGTERM', () => void stop('SIGTERM'));
+    process.on('SIGINT', () => void stop('SIGINT'));
+    return -1;
+  } catch (err) {
+    const prefix = err instanceof ConfigError ? '' : 'could not start: ';
+    console.error(`faultline-collector: ${prefix}${(err as Error).message}`);
+    return 1;
+  }
+}

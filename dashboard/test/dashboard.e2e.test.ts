@@ -1,0 +1,235 @@
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, launchChromium } from './support/browser';
+import { type DemoRun, type FaultlineProcess, runDemo, startFaultline } from './support/faultline-process';
+import { namedQuery } from './support/sql-api';
+
+// One `npm start` child with demo traffic serves every test here; Chromium drives the pages.
+let app: FaultlineProcess;
+let demo: DemoRun;
+let browser: { context: BrowserContext; close(): Promise<void> };
+let page: Page;
+let fromS: number;
+let toS: number;
+
+const parseCount = (text: string | null) => Number((text ?? '').replace(/[^0-9]/g, ''));
+
+async function waitForIngest(): Promise<void> {
+  // Spans reach the store a moment after the demo's services flush: wait until counts stop moving.
+  let last = -1;
+  for (let i = 0; i < 60; i++) {
+    const rows = await namedQuery(app.dashboardUrl, 'dashboard/call_counts', {
+      from: fromS,
+      to: toS,
+      service: '',
+    });
+    const total = rows.reduce((s, r) => s + Number(r.calls), 0);
+    if (total > 0 && total === last) return;
+    last = total;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error('spans did not settle in the store within 60 s');
+}
+
+async function overviewMatrix(): Promise<Map<string, number>> {
+  const cells = await page.locator('[data-testid^="matrix-"][data-failures]').all();
+  const out = new Map<string, number>();
+  for (const cell of cells) {
+    const id = (await cell.getAttribute('data-testid'))!.slice('matrix-'.length);
+    out.set(id, Number(await cell.getAttribute('data-failures')));
+  }
+  return out;
+}
+
+async function sqlMatrix(params: { service: string; source: string }): Promise<Map<string, number>> {
+  const rows = await namedQuery(app.dashboardUrl, 'dashboard/failure_counts', {
+    from: fromS,
+    to: toS,
+    ...params,
+  });
+  return new Map(rows.map((r) => [`${r.class}-${r.source}`, Number(r.failures)]));
+}
+
+async function budgetRows(): Promise<Map<string, { calls: number; failures: number }>> {
+  const rows = await page.locator('[data-testid="budget-table"] tbody tr').all();
+  const out = new Map<string, { calls: number; failures: number }>();
+  for (const row of rows) {
+    out.set((await row.getAttribute('data-service'))!, {
+      calls: parseCount(await row.locator('[data-testid="budget-calls"]').textContent()),
+      failures: parseCount(await row.locator('[data-testid="budget-failures"]').textContent()),
+    });
+  }
+  return out;
+}
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  const startS = Math.floor(Date.now() / 1000);
+  app = await startFaultline();
+  demo = await runDemo(app.otlpUrl, 10, 5);
+  // Whole minutes around the run: the rollups count by minute.
+  fromS = Math.floor(startS / 60) * 60 - 60;
+  toS = Math.ceil((Date.now() / 1000 + 60) / 60) * 60;
+  await waitForIngest();
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('overview', () => {
+  it('shows the same failures per class and source, and calls per service, as SQL over the raw tables', async () => {
+    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}`);
+    await page.locator('[data-testid="matrix"]').waitFor();
+    const shown = await overviewMatrix();
+    const expected = await sqlMatrix({ service: '', source: '' });
+    expect(expected.size).toBeGreaterThanOrEqual(8);
+    expect(Object.fromEntries(shown)).toEqual(Object.fromEntries(expected));
+    // Every class and every source of the demo made it through preload → collector → rollup → page.
+    const classes = new Set([...shown.keys()].map((k) => k.split('-')[0]));
+    expect([...classes].sort()).toEqual([
+      'authentication',
+      'permanent',
+      'rate_limit',
+      'transient',
+      'validation',
+    ]);
+    const sources = new Set([...shown.keys()].map((k) => k.split('-')[1]));
+    expect(sources.has('http') && sources.has('db') && sources.has('sdk')).toBe(true);
+
+    const budget = await budgetRows();
+    const calls = await namedQuery(app.dashboardUrl, 'dashboard/call_counts', {
+      from: fromS,
+      to: toS,
+      service: '',
+    });
+    expect(Object.fromEntries(budget)).toEqual(
+      Object.fromEntries(
+        calls.map((r) => [r.service, { calls: Number(r.calls), failures: Number(r.failures) }]),
+      ),
+    );
+    const totalFailures = parseCount(await page.getByTestId('total-failures').textContent());
+    expect(totalFailures).toBe([...budget.values()].reduce((s, b) => s + b.failures, 0));
+    await expect(page.getByTestId('headline').textContent()).resolves.toMatch(
+      /consumed \d+(\.\d)?% of the error budget/,
+    );
+    await shot('overview');
+  });
+
+  it('narrows every number when a service or a source filter is chosen, and keeps the filter in the URL', async () => {
+    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}`);
+    await page.getByTestId('filter-service').selectOption('payments');
+    await page.waitForURL(/service=payments/);
+    await page.locator('[data-testid="budget-table"] tbody tr').first().waitFor();
+    const budget = await budgetRows();
+    expect([...budget.keys()]).toEqual(['payments']);
+    expect(Object.fromEntries(await overviewMatrix())).toEqual(
+      Object.fromEntries(await sqlMatrix({ service: 'payments', source: '' })),
+    );
+
+    await page.getByTestId('filter-source').selectOption('db');
+    await page.waitForURL(/source=db/);
+    expect(page.url()).toContain('service=payments');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid^="matrix-"][data-failures]')].every((c) =>
+        c.getAttribute('data-testid')!.endsWith('-db'),
+      ),
+    );
+    const dbOnly = await overviewMatrix();
+    expect(dbOnly.size).toBeGreaterThan(0);
+    expect(Object.fromEntries(dbOnly)).toEqual(
+      Object.fromEntries(await sqlMatrix({ service: 'payments', source: 'db' })),
+    );
+    await shot('overview-filtered');
+  });
+
+  it('follows the time range: a preset covers the run, a range before it is empty', async () => {
+    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}`);
+    const wide = parseCount(await page.getByTestId('total-failures').textContent());
+    await page.getByTestId('range-15m').click();
+    await page.waitForURL(/range=15m/);
+    expect(page.url()).not.toContain('from=');
+    await page.getByTestId('total-failures').waitFor();
+    expect(parseCount(await page.getByTestId('total-failures').textContent())).toBe(wide);
+
+    await page.goto(`${app.dashboardUrl}/?from=${fromS - 7200}&to=${fromS - 3600}`);
+    await expect(page.getByTestId('empty-state').textContent()).resolves.toContain(
+      'node --import @faultline/instrumentation/register app.js',
+    );
+    await expect(page.getByTestId('empty-state').textContent()).resolves.toContain(
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+    );
+
+    await page.goto(`${app.dashboardUrl}/?range=3w`);
+    await expect(page.getByTestId('param-error').textContent()).resolves.toContain('is not a preset');
+  });
+});
+
+describe('request view', () => {
+  it('finds every span of one request by its correlation id, across services, with envelopes', async () => {
+    // The schedule puts charge_rate_limited second: a 429, a wait, a successful retry.
+    const id = `${demo.prefix}-2`;
+    const expected = await namedQuery(app.dashboardUrl, 'dashboard/request_spans', { id });
+    expect(expected.length).toBeGreaterThan(5);
+    await page.goto(`${app.dashboardUrl}/request`);
+    await page.getByTestId('request-id').fill(id);
+    await page.getByTestId('request-search').click();
+    await page.getByTestId('span-timeline').waitFor();
+    const rows = page.getByTestId('span-row');
+    expect(await rows.count()).toBe(expected.length);
+    const text = (await page.getByTestId('span-timeline').textContent()) ?? '';
+    for (const service of ['checkout', 'inventory', 'payments']) expect(text).toContain(service);
+    const envelopes = page.getByTestId('envelope');
+    expect(await envelopes.count()).toBe(expected.filter((r) => r.class !== '').length);
+    expect(await envelopes.first().textContent()).toContain('rate_limit');
+    await envelopes.first().locator('summary').click();
+    await shot('request');
+  });
+});
+
+describe('workflows and retries', () => {
+  it('shows workflows with measured step reliability and the misrouted retry', async () => {
+    await page.goto(`${app.dashboardUrl}/workflows?from=${fromS}&to=${toS}`);
+    const summary = (
+      await namedQuery(app.dashboardUrl, 'dashboard/workflows_summary', { from: fromS, to: toS, service: '' })
+    )[0]!;
+    expect(parseCount(await page.getByTestId('wf-count').textContent())).toBe(Number(summary.workflows));
+    expect(parseCount(await page.getByTestId('wf-failed').textContent())).toBe(
+      Number(summary.failed_workflows),
+    );
+    expect(Number(summary.workflows)).toBe(demo.sent);
+    await shot('workflows');
+
+    await page.goto(`${app.dashboardUrl}/retries?from=${fromS}&to=${toS}`);
+    expect(parseCount(await page.getByTestId('misrouted-count').textContent())).toBeGreaterThan(0);
+    await page.getByTestId('misrouted').waitFor();
+    await shot('retries');
+  });
+});
+
+describe('SQL console', () => {
+  it('runs a named query with its parameters and refuses a write', async () => {
+    await page.goto(`${app.dashboardUrl}/sql`);
+    await page.getByTestId('named-dashboard/failure_counts').click();
+    await page.getByTestId('param-from').fill(String(fromS));
+    await page.getByTestId('param-to').fill(String(toS));
+    await page.getByTestId('run-named').click();
+    await page.getByTestId('sql-table').waitFor();
+    const expected = await sqlMatrix({ service: '', source: '' });
+    expect(parseCount(await page.getByTestId('sql-row-count').textContent())).toBe(expected.size);
+    await shot('sql');
+
+    await page.getByTestId('sql-editor').fill("INSERT INTO failures (class) VALUES ('validation')");
+    await page.getByTestId('run-sql').click();
+    await expect(page.getByTestId('sql-error').textContent()).resolves.toMatch(/readonly/i);
+    const after = await sqlMatrix({ service: '', source: '' });
+    expect(Object.fromEntries(after)).toEqual(Object.fromEntries(expected));
+  });
+});

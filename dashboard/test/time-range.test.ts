@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { parseDashboardParams } from '../src/lib/dashboard-params';
+import { bucketFor, parseTimeRange } from '../src/lib/time-range';
+
+const NOW = Date.parse('2026-01-31T10:00:30Z');
+
+describe('parseTimeRange', () => {
+  it('turns a preset into whole minutes ending after now', () => {
+    const r = parseTimeRange({ range: '1h' }, NOW);
+    expect(r.preset).toBe('1h');
+    expect(r.toS).toBe(Date.parse('2026-01-31T10:01:00Z') / 1000);
+    expect(r.fromS).toBe(Date.parse('2026-01-31T09:00:00Z') / 1000);
+    expect(r.bucketS).toBe(60);
+  });
+
+  it('defaults to the last hour', () => {
+    expect(parseTimeRange({}, NOW).preset).toBe('1h');
+  });
+
+  it('reads a custom range as UTC ISO or unix seconds, widened to whole minutes', () => {
+    const r = parseTimeRange({ from: '2026-01-31T09:30:10', to: '1769853630' }, NOW);
+    expect(r.preset).toBeNull();
+    expect(r.fromS).toBe(Date.parse('2026-01-31T09:30:00Z') / 1000);
+    expect(r.toS).toBe(Math.ceil(1769853630 / 60) * 60);
+  });
+
+  it('says what is wrong with bad input', () => {
+    expect(() => parseTimeRange({ range: '2w' }, NOW)).toThrow(/not a preset: use one of 15m, 1h/);
+    expect(() => parseTimeRange({ from: 'yesterday' }, NOW)).toThrow(/is not a time: use ISO 8601/);
+    expect(() => parseTimeRange({ to: '2026-01-31T09:00' }, NOW)).toThrow(/needs "from"/);
+    expect(() => parseTimeRange({ from: '2026-01-31T09:00', to: '2026-01-31T08:00' }, NOW)).toThrow(
+      /"from" must be before "to"/,
+    );
+  });
+
+  it('picks buckets for about a hundred points', () => {
+    expect(bucketFor(3600)).toBe(60);
+    expect(bucketFor(24 * 3600)).toBe(900);
+    expect(bucketFor(30 * 24 * 3600)).toBe(21600);
+  });
+});
+
+describe('parseDashboardParams', () => {
+  it('reads filters and the SLO target from the URL', () => {
+    const p = parseDashboardParams({ range: '6h', service: 'payments', source: 'db', slo: '99.9' }, NOW);
+    expect(p).toMatchObject({ service: 'payments', source: 'db', slo: 99.9 });
+  });
+
+  it('refuses names that are not plain names and impossible SLOs', () => {
+    expect(() => parseDashboardParams({ service: "x' OR 1=1" }, NOW)).toThrow(/must be a plain name/);
+    expect(() => parseDashboardParams({ slo: '100' }, NOW)).toThrow(/between 0 and 100/);
+    expect(() => parseDashboardParams({ slo: 'high' }, NOW)).toThrow(/between 0 and 100/);
+  });
+});

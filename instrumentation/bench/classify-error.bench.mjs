@@ -1,0 +1,90 @@
+// classifyError throughput on one core, over a mixed set of errors built by the real libraries.
+// Imports the BUILT package: run `npm run build -w @faultline/instrumentation` first.
+// Prints calls/s for the whole mix, for its database part and for the unknown-value fallback.
+import { ThrottlingException } from '@aws-sdk/client-dynamodb';
+import { classifyError } from '@faultline/instrumentation';
+import { Metadata, status } from '@grpc/grpc-js';
+import { callErrorFromStatus } from '@grpc/grpc-js/build/src/call.js';
+import { ReplyError } from 'ioredis';
+import { MongoServerError } from 'mongodb';
+import OpenAI from 'openai';
+import pg from 'pg';
+import { RequestError } from 'tedious';
+import { errors } from 'undici';
+
+const pgError = (code, message) =>
+  Object.assign(new pg.DatabaseError(message, 100, 'error'), { severity: 'ERROR', code, routine: 'x' });
+const mysqlError = (errno, code, sqlState, message) =>
+  Object.assign(new Error(message), { code, errno, sqlState, sqlMessage: message });
+const system = (code) =>
+  Object.assign(new Error(`connect ${code} 10.0.0.1:443`), { errno: -111, code, syscall: 'connect' });
+
+const db = [
+  pgError('40P01', 'deadlock detected'),
+  pgError('23505', 'duplicate key value violates unique constraint "users_email_key"'),
+  mysqlError(1213, 'ER_LOCK_DEADLOCK', '40001', 'Deadlock found when trying to get lock'),
+  mysqlError(1062, 'ER_DUP_ENTRY', '23000', "Duplicate entry '1' for key 'PRIMARY'"),
+  Object.assign(new RequestError('Transaction was deadlocked', 'EREQUEST'), {
+    number: 1205,
+    state: 51,
+    class: 13,
+  }),
+  new ReplyError('WRONGTYPE Operation against a key holding the wrong kind of value'),
+  new MongoServerError({
+    ok: 0,
+    code: 112,
+    codeName: 'WriteConflict',
+    errmsg: 'Write conflict',
+    errorLabels: ['TransientTransactionError'],
+  }),
+];
+
+const other = [
+  system('ECONNREFUSED'),
+  system('ECONNRESET'),
+  new TypeError('fetch failed', { cause: system('ECONNREFUSED') }),
+  new errors.HeadersTimeoutError(),
+  new ThrottlingException({ message: 'Rate exceeded', $metadata: { httpStatusCode: 400, requestId: 'R1' } }),
+  callErrorFromStatus(
+    { code: status.UNAVAILABLE, details: 'No connection established', metadata: new Metadata() },
+    '',
+  ),
+  OpenAI.APIError.generate(
+    429,
+    { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded', param: null } },
+    undefined,
+    new Headers({ 'retry-after': '2' }),
+  ),
+  Object.assign(new Error('Not Found'), { status: 404 }),
+];
+
+const unknown = [new Error('something odd'), 'a thrown string', null, { reason: 'plain object' }];
+
+function measure(name, set, ctx, ms = 1500) {
+  let sink = 0;
+  for (let i = 0; i < 50_000; i++) sink += classifyError(set[i % set.length], ctx).retryable ? 1 : 0; // warm-up
+  let calls = 0;
+  const start = process.hrtime.bigint();
+  const budget = BigInt(ms) * 1_000_000n;
+  let elapsed = 0n;
+  while (elapsed < budget) {
+    for (let i = 0; i < 10_000; i++)
+      sink += classifyError(set[(calls + i) % set.length], ctx).retryable ? 1 : 0;
+    calls += 10_000;
+    elapsed = process.hrtime.bigint() - start;
+  }
+  const perSec = Math.round(calls / (Number(elapsed) / 1e9));
+  console.log(
+    `classifyError ${name.padEnd(34)} ${perSec.toLocaleString('en-US').padStart(12)} calls/s  (${set.length} shapes, sink ${sink > 0})`,
+  );
+  return perSec;
+}
+
+const mixed = [...db, ...other, ...unknown];
+const overall = measure('mixed (db, network, sdk, unknown)', mixed);
+measure('database drivers only', db);
+measure('unknown values (fallback)', unknown);
+const target = 300_000;
+console.log(
+  `target >= ${target.toLocaleString('en-US')} calls/s on the mixed set: ${overall >= target ? 'met' : 'NOT met'}`,
+);

@@ -1,0 +1,11 @@
+import { createEnvelope } from '@faultline/instrumentation';
+const n = 200000;
+let t = process.hrtime.bigint();
+for (let i = 0; i < n; i++) createEnvelope({ class: 'transient', source: 'db', code: '40P01', message: 'deadlock detected', raw: { name: 'error', code: '40P01', severity: 'ERROR', routine: 'x' } });
+console.log('createEnvelope small', Number(process.hrtime.bigint() - t) / n, 'ns');
+t = process.hrtime.bigint();
+for (let i = 0; i < n; i++) createEnvelope({ class: 'transient', source: 'db', code: '40P01', message: 'WRONGTYPE Operation against a key holding the wrong kind of value', raw: { name: 'ReplyError', code: 'WRONGTYPE' } });
+console.log('createEnvelope redis msg', Number(process.hrtime.bigint() - t) / n, 'ns');
+t = process.hrtime.bigint();
+for (let i = 0; i < n; i++) createEnvelope({ class: 'transient', source: 'db', code: '40P01', message: 'x', raw: null });
+console.log('createEnvelope minimal', Number(process.hrtime.bigint() - t) / n, 'ns');

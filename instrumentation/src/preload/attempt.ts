@@ -1,4 +1,0 @@
-/** Placeholder until the retry policy exposes its attempt number. */
-export function currentAttempt(): number | undefined {
-  return undefined;
-}

@@ -1,0 +1,81 @@
+// Demo service "inventory": PostgreSQL (orders, stock) and Redis (reservations). Run under the
+// preload by scripts/demo.mjs.
+import { withRetry } from '@faultline/instrumentation';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { PG, REDIS_URL } from './fixtures.mjs';
+import { StepFailed, serve, statusForError } from './service-runtime.mjs';
+
+const pool = new pg.Pool({ ...PG, max: 6 });
+const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+
+/** A real deadlock: two transactions lock two rows in opposite order; PostgreSQL aborts one (40P01). */
+async function deadlock(a, b) {
+  const [c1, c2] = [await pool.connect(), await pool.connect()];
+  try {
+    await c1.query('BEGIN');
+    await c2.query('BEGIN');
+    await c1.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [a]);
+    await c2.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [b]);
+    const results = await Promise.allSettled([
+      c1.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [b]),
+      c2.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [a]),
+    ]);
+    await c1.query('ROLLBACK');
+    await c2.query('ROLLBACK');
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  } finally {
+    c1.release();
+    c2.release();
+  }
+}
+
+async function step(fn, system) {
+  try {
+    return await fn();
+  } catch (err) {
+    const { status, envelope } = statusForError(err?.cause ?? err, { system });
+    throw new StepFailed(status, { step: 'inventory', class: envelope.class, code: envelope.code });
+  }
+}
+
+serve(
+  {
+    'POST /reserve': async ({ scenario, order }) => {
+      await step(() => pool.query('INSERT INTO fl_demo_orders (id) VALUES ($1)', [order]), 'postgresql');
+      if (scenario === 'order_duplicate') {
+        // The same order id again: a unique violation from the real server.
+        await step(() => pool.query('INSERT INTO fl_demo_orders (id) VALUES ($1)', [order]), 'postgresql');
+      }
+      const [a, b] = [`${order}:a`, `${order}:b`];
+      await step(
+        () =>
+          pool.query('INSERT INTO fl_demo_stock (id, n) VALUES ($1, 10), ($2, 10) ON CONFLICT DO NOTHING', [
+            a,
+            b,
+          ]),
+        'postgresql',
+      );
+      await step(
+        () =>
+          withRetry(
+            async ({ attempt }) => {
+              if (scenario === 'stock_deadlock' && attempt === 1) await deadlock(a, b);
+              else await pool.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [a]);
+            },
+            { classify: { system: 'postgresql' } },
+          ),
+        'postgresql',
+      );
+      const key = `fl_demo:reservation:${order}`;
+      await step(() => redis.set(key, 'reserved', 'EX', 600), 'redis');
+      if (scenario === 'cache_wrongtype') await step(() => redis.lpush(key, 'line-item'), 'redis');
+      return { ok: true };
+    },
+  },
+  async () => {
+    await pool.end();
+    redis.disconnect();
+  },
+);
