@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 240_000,
-    // The e2e suite shares one `npm start` child and one browser across files.
+    // The e2e file starts `npm start`, the demo services and Chromium: one file at a time keeps CI calm.
     fileParallelism: false,
   },
 });

@@ -71,7 +71,7 @@ try {
   });
 } catch (err) {
   fail(
-    `no collector answers at ${otlp} (${err.cause?.code ?? err.message}). Start it with \`npm start\` first, or pass --otlp.`,
+    `no collector answers at ${otlp} (${err.cause?.code ?? err.cause?.errors?.[0]?.code ?? err.cause?.message ?? err.message}). Start it with \`npm start\` first, or pass --otlp.`,
   );
 }
 

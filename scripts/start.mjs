@@ -49,9 +49,20 @@ const dashboardPort = port('--port', args.port ?? env.FAULTLINE_DASHBOARD_PORT ?
 const otlpPort = port('--otlp-port', args['otlp-port'] ?? env.FAULTLINE_OTLP_PORT, 4318);
 const host = args.host ?? env.FAULTLINE_DASHBOARD_HOST ?? '127.0.0.1';
 
+function explain(what, err) {
+  if (err?.code === 'EADDRINUSE') {
+    fail(
+      `${what}: port ${err.port ?? ''} is already in use. Stop the other process or choose another port (0 = any free port).`,
+    );
+  }
+  fail(`${what}: ${err?.message ?? err}`);
+}
+
 const { openStore, startCollector } = await import('@faultline/collector');
-const store = await openStore();
-const collector = await startCollector({ store, port: otlpPort });
+const store = await openStore().catch((err) => explain('opening the store', err));
+const collector = await startCollector({ store, port: otlpPort }).catch((err) =>
+  explain(`starting the OTLP receiver on port ${otlpPort} (--otlp-port / FAULTLINE_OTLP_PORT)`, err),
+);
 const otlpUrl = `http://${env.FAULTLINE_OTLP_HOST ?? '127.0.0.1'}:${collector.port}`;
 // The empty state tells users where to point OTEL_EXPORTER_OTLP_ENDPOINT.
 env.FAULTLINE_OTLP_ENDPOINT = otlpUrl;
@@ -64,7 +75,7 @@ const server = createServer((req, res) => handle(req, res));
 await new Promise((ok, ko) => {
   server.once('error', ko);
   server.listen(dashboardPort, host, ok);
-});
+}).catch((err) => explain(`starting the dashboard on ${host}:${dashboardPort} (--port / PORT)`, err));
 const address = server.address();
 const shownHost = host.includes(':') ? `[${host}]` : host;
 console.log(`faultline: otlp ${otlpUrl}/v1/traces`);

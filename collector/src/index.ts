@@ -13,14 +13,7 @@ export { OtlpDecodeError } from './otlp/otlp-decode-error.js';
 export type { OtlpEncoding } from './otlp/otlp-responses.js';
 export { runCli } from './server/run-cli.js';
 export { type Collector, type CollectorOptions, startCollector } from './server/start-collector.js';
-export {
-  applySchema,
-  isConnectionError,
-  listNamedQueries,
-  listSchemaFiles,
-  openStore,
-  QueryParamError,
-  resolveSqlDir,
-} from './store/index.js';
+// The store and writer (H4a) are re-exported whole, so their additions reach the package entry.
+export * from './store/index.js';
 export type * from './types.js';
-export { createSpanWriter, insertBatch, SaturatedError, serializeRows } from './writer/index.js';
+export * from './writer/index.js';

@@ -120,6 +120,23 @@ describe('overview', () => {
     await expect(page.getByTestId('headline').textContent()).resolves.toMatch(
       /consumed \d+(\.\d)?% of the error budget/,
     );
+
+    // Top codes come from the failure_codes_1m rollup: each shown count equals the raw failures rows.
+    const topCodes = new Map<string, number>();
+    for (const row of await page.getByTestId('top-code').all()) {
+      topCodes.set((await row.getAttribute('data-key'))!, Number(await row.getAttribute('data-failures')));
+    }
+    const codes = await namedQuery(app.dashboardUrl, 'dashboard/failure_codes', {
+      from: fromS,
+      to: toS,
+      service: '',
+      source: '',
+    });
+    expect(topCodes.size).toBe(Math.min(15, codes.length));
+    const rawByKey = new Map(codes.map((r) => [`${r.class}/${r.source}/${r.code}`, Number(r.failures)]));
+    for (const [key, n] of topCodes) expect(n).toBe(rawByKey.get(key));
+    // Ties at the cut may pick different codes, never different counts.
+    expect([...topCodes.values()]).toEqual(codes.slice(0, topCodes.size).map((r) => Number(r.failures)));
     await shot('overview');
   });
 

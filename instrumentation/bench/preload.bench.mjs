@@ -50,7 +50,9 @@ function sink() {
     http.createServer((req, res) => {
       req.resume();
       req.on('end', () => {
-        res.writeHead(200, { 'content-type': String(req.headers['content-type'] ?? 'application/x-protobuf') }).end();
+        res
+          .writeHead(200, { 'content-type': String(req.headers['content-type'] ?? 'application/x-protobuf') })
+          .end();
       });
     }),
   );
@@ -74,7 +76,9 @@ function service() {
             body += c;
           });
           up.on('end', () => {
-            res.writeHead(up.statusCode === 200 ? 200 : 502, { 'content-type': 'application/json' }).end(body);
+            res
+              .writeHead(up.statusCode === 200 ? 200 : 502, { 'content-type': 'application/json' })
+              .end(body);
           });
         })
         .on('error', () => res.writeHead(500).end());
@@ -141,7 +145,10 @@ function startChild(args, env = {}) {
 
 async function orchestrate() {
   if (!existsSync(`${PKG}dist/register.js`)) {
-    spawnSync('npm', ['run', 'build', '-w', '@faultline/instrumentation'], { cwd: `${PKG}..`, stdio: 'inherit' });
+    spawnSync('npm', ['run', 'build', '-w', '@faultline/instrumentation'], {
+      cwd: `${PKG}..`,
+      stdio: 'inherit',
+    });
   }
   const up = startChild([SELF, 'upstream']);
   const sk = startChild([SELF, 'sink']);
@@ -216,7 +223,9 @@ async function orchestrate() {
   const ratio = summary.faultline.rps / summary.stock.rps;
   const added = summary.faultline.p50 - summary.stock.p50;
   console.log(`faultline/stock throughput: ${ratio.toFixed(3)}x (target >= 0.95x)`);
-  console.log(`faultline added median latency vs stock: ${added >= 0 ? '+' : ''}${added.toFixed(0)} µs (target <= 50 µs)`);
+  console.log(
+    `faultline added median latency vs stock: ${added >= 0 ? '+' : ''}${added.toFixed(0)} µs (target <= 50 µs)`,
+  );
   console.log(
     `faultline vs no instrumentation: ${(summary.faultline.rps / summary.none.rps).toFixed(3)}x throughput, ` +
       `+${(summary.faultline.p50 - summary.none.p50).toFixed(0)} µs median`,

@@ -1,5 +1,5 @@
 import { boundedText, toRaw } from './raw.js';
-import type { Envelope, ErrorClass } from './types.js';
+import type { Envelope, ErrorClass, JsonValue } from './types.js';
 
 /** Upper bound of `message`, in characters: enough for a vendor's sentence, small enough per span. */
 export const MAX_MESSAGE_CHARS = 512;
@@ -38,6 +38,19 @@ export function defaultRetryable(cls: ErrorClass): boolean {
  * An unknown class is a programming error in an adapter, so it throws with the valid set.
  */
 export function createEnvelope(init: EnvelopeInit): Envelope {
+  return buildEnvelope(init, toRaw(init.raw), false);
+}
+
+/**
+ * The rules of createEnvelope for adapters that already hold a safe `raw` (built from toRaw and
+ * redacted parts) and, when `trustedMessage`, a message they composed themselves (a status
+ * reason phrase), so the hot path does not copy or scan the same data twice. Internal.
+ */
+export function buildEnvelope(
+  init: Omit<EnvelopeInit, 'raw'>,
+  raw: JsonValue,
+  trustedMessage: boolean,
+): Envelope {
   if (!ERROR_CLASSES.includes(init.class)) {
     throw new TypeError(
       `createEnvelope: class must be one of ${ERROR_CLASSES.join(', ')}; got ${JSON.stringify(init.class)}`,
@@ -45,18 +58,19 @@ export function createEnvelope(init: EnvelopeInit): Envelope {
   }
   const retryable = typeof init.retryable === 'boolean' ? init.retryable : defaultRetryable(init.class);
   const after = init.retryAfter;
+  const message = typeof init.message === 'string' ? init.message : String(init.message ?? '');
   return {
     class: init.class,
     source: typeof init.source === 'string' && init.source !== '' ? init.source : 'unknown',
     code: typeof init.code === 'string' ? init.code : String(init.code ?? ''),
-    message: boundedText(
-      typeof init.message === 'string' ? init.message : String(init.message ?? ''),
-      MAX_MESSAGE_CHARS,
-    ),
+    message:
+      trustedMessage && message.length <= MAX_MESSAGE_CHARS
+        ? message
+        : boundedText(message, MAX_MESSAGE_CHARS),
     retryable,
     retry_after:
       retryable && typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : null,
     correlation_id: typeof init.correlationId === 'string' ? init.correlationId : '',
-    raw: toRaw(init.raw),
+    raw,
   };
 }

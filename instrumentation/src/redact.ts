@@ -60,7 +60,8 @@ export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length === 0) return typeof text === 'string' ? text : '';
   if (text.length < MIN_SECRET_TEXT || !mayHoldSecret(text)) return text;
   let out = text.replace(KNOWN_KEYS, REDACTED);
-  out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
+  if (out.indexOf('@') >= 0 && out.indexOf('://') >= 0)
+    out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
   out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, token: string) =>
     token === REDACTED || (scheme.toLowerCase() !== 'bearer' && !looksLikeCredential(token))
       ? m

@@ -20,15 +20,14 @@ for (let c = 48; c <= 57; c++) KIND[c] = DIGIT;
 for (const ch of '_-+') KIND[ch.charCodeAt(0)] = TOKEN_PUNCT;
 for (const ch of '=@') KIND[ch.charCodeAt(0)] = TRIGGER;
 
-/** Words that announce a credential when they start a word (compared case-insensitively). */
-const WORDS_BY_INITIAL: Record<number, readonly string[]> = {
-  98: ['bearer', 'basic'],
-  112: ['password', 'passwd', 'pwd'],
-  115: ['secret'],
-  116: ['token'],
-  97: ['authorization', 'api_key', 'apikey', 'access_token'],
-  99: ['credential', 'client_secret'],
-};
+/** Words that announce a credential when they start a word (compared case-insensitively), by initial. */
+const WORDS: Array<readonly string[] | undefined> = new Array(128).fill(undefined);
+WORDS[98] = ['bearer', 'basic'];
+WORDS[112] = ['password', 'passwd', 'pwd'];
+WORDS[115] = ['secret'];
+WORDS[116] = ['token'];
+WORDS[97] = ['authorization', 'api_key', 'apikey', 'access_token'];
+WORDS[99] = ['credential', 'client_secret'];
 
 function wordAt(text: string, at: number, word: string): boolean {
   if (at + word.length > text.length) return false;
@@ -36,6 +35,13 @@ function wordAt(text: string, at: number, word: string): boolean {
     if ((text.charCodeAt(at + j) | 32) !== word.charCodeAt(j)) return false;
   }
   return true;
+}
+
+function startsWord(text: string, at: number, c: number): boolean {
+  const words = WORDS[c | 32];
+  if (words === undefined) return false;
+  for (let k = 0; k < words.length; k++) if (wordAt(text, at, words[k] as string)) return true;
+  return false;
 }
 
 /** Runs at least this long with a digit, or this long with mixed case, look like keys. */
@@ -49,24 +55,22 @@ export function mayHoldSecret(text: string): boolean {
   let lower = false;
   let upper = false;
   const n = text.length;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 32;
-    const kind = c < 128 ? KIND[c] : LOWER;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const kind = c < 128 ? (KIND[c] as number) : LOWER;
     if (kind === SEPARATOR) {
-      if ((digits && run >= DIGIT_RUN) || (lower && upper && run >= MIXED_RUN)) return true;
+      if (run >= DIGIT_RUN && (digits || (lower && upper && run >= MIXED_RUN))) return true;
       run = 0;
       digits = lower = upper = false;
-      continue;
+    } else if (kind === TRIGGER) {
+      return true;
+    } else {
+      if (run === 0 && kind !== DIGIT && kind !== TOKEN_PUNCT && startsWord(text, i, c)) return true;
+      run++;
+      if (kind === DIGIT) digits = true;
+      else if (kind === LOWER) lower = true;
+      else if (kind === UPPER) upper = true;
     }
-    if (kind === TRIGGER) return true;
-    if (run === 0 && (kind === LOWER || kind === UPPER)) {
-      const words = WORDS_BY_INITIAL[c | 32];
-      if (words !== undefined) for (const w of words) if (wordAt(text, i, w)) return true;
-    }
-    run++;
-    if (kind === DIGIT) digits = true;
-    else if (kind === LOWER) lower = true;
-    else if (kind === UPPER) upper = true;
   }
-  return false;
+  return run >= DIGIT_RUN && (digits || (lower && upper && run >= MIXED_RUN));
 }

@@ -44,7 +44,12 @@ export interface ClassifyContext {
 /** Input to classifyHttpResponse. Headers: plain object (any case), a `Headers` instance, or IncomingHttpHeaders. */
 export interface HttpResponseLike {
   status: number;
-  headers?: HeadersInit | Record<string, string | string[] | number | undefined> | Headers | null;
+  headers?:
+    | HeadersInit
+    | Record<string, string | string[] | number | undefined>
+    | Headers
+    | ReadonlyArray<string | Uint8Array>
+    | null;
   /** Parsed JSON, a string, a Buffer/Uint8Array, or nothing. */
   body?: unknown;
 }

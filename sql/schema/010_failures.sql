@@ -37,7 +37,8 @@ SELECT
     Timestamp,
     ServiceName,
     SpanName,
-    SpanKind,
+    -- Older exporter releases write 'SPAN_KIND_CLIENT'; store the 'Client' form the dashboard reads.
+    if(startsWith(otel_traces.SpanKind, 'SPAN_KIND_'), initcap(substring(otel_traces.SpanKind, 11)), otel_traces.SpanKind) AS SpanKind,
     TraceId,
     SpanId,
     ParentSpanId,

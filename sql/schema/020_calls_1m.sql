@@ -28,7 +28,8 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS calls_1m_mv TO calls_1m AS
 SELECT
     toStartOfMinute(Timestamp) AS minute,
     ServiceName,
-    SpanKind,
+    -- Older exporter releases write 'SPAN_KIND_CLIENT' and 'STATUS_CODE_ERROR': normalized here.
+    if(startsWith(otel_traces.SpanKind, 'SPAN_KIND_'), initcap(substring(otel_traces.SpanKind, 11)), otel_traces.SpanKind) AS SpanKind,
     multiIf(
         SpanAttributes['faultline.source'] != '', SpanAttributes['faultline.source'],
         mapContains(SpanAttributes, 'db.system.name') OR mapContains(SpanAttributes, 'db.system'), 'db',
@@ -40,10 +41,11 @@ SELECT
     SpanAttributes['faultline.class'] AS class,
     SpanAttributes['faultline.code'] AS code,
     toUInt64(1) AS calls,
-    toUInt64(class != '' OR StatusCode = 'Error') AS failures,
+    toUInt64(class != '' OR StatusCode IN ('Error', 'STATUS_CODE_ERROR')) AS failures,
     toUInt64(class != '' AND SpanAttributes['faultline.retryable'] = 'true') AS retryable_failures,
     toUInt64(toUInt16OrZero(SpanAttributes['faultline.attempt']) > 1) AS retries,
     toUInt64(SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
     Duration AS duration_ns_sum
 FROM otel_traces
-WHERE SpanAttributes['faultline.source'] != '' OR SpanKind IN ('Client', 'Server');
+WHERE SpanAttributes['faultline.source'] != ''
+   OR otel_traces.SpanKind IN ('Client', 'Server', 'SPAN_KIND_CLIENT', 'SPAN_KIND_SERVER');

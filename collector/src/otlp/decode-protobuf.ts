@@ -350,7 +350,7 @@ function hexId(r: ProtoReader): string {
   r.pos = end;
   const buf = r.buf;
   for (let i = start; i < end; i++) {
-    if (buf[i] !== 0) return buf.toString('hex', start, end);
+    if (buf[i] !== 0) return r.hex(start, end);
   }
   return '';
 }
@@ -371,7 +371,7 @@ function decodeKeyValue(
     const field = tag >>> 3;
     if (field === 1) {
       expectWire('KeyValue.key', tag & 7, LEN);
-      key = r.string();
+      key = r.key();
     } else if (field === 2) {
       expectWire('KeyValue.value', tag & 7, LEN);
       const e = r.delimitedEnd();

@@ -20,6 +20,8 @@ export interface TracesHandlerDeps {
   stats: ReceiverStats;
   /** True once shutdown began: new exports get 503 so clients retry elsewhere or later. */
   isClosing: () => boolean;
+  /** Requests between the closing check and their write() call. */
+  decoding: { count: number };
   /** Set when the writer last refused a batch: while its queue is no shorter, refuse unread. */
   saturation?: { queueDepth: number; retryAfter: number; message: string };
 }
@@ -81,6 +83,8 @@ export async function handleTraces(
     deps.saturation = undefined;
   }
 
+  // Counted until write() is called, so shutdown knows when no more rows can arrive.
+  deps.decoding.count++;
   let decoded: ReturnType<typeof decodeTraces>;
   try {
     const body = await readBody(req, config);
@@ -88,6 +92,7 @@ export async function handleTraces(
     stats.bodiesDecoded++;
     stats.bytesDecoded += body.length;
   } catch (err) {
+    deps.decoding.count--;
     if (err instanceof BodyError || err instanceof OtlpDecodeError) {
       if (err instanceof BodyError && err.status === 413) res.setHeader('connection', 'close');
       fail(err.status, RpcCode.INVALID_ARGUMENT, err.message);
@@ -97,12 +102,20 @@ export async function handleTraces(
     fail(400, RpcCode.INVALID_ARGUMENT, `could not decode the request: ${(err as Error).message}`);
     return;
   }
+  let written: Promise<void> | undefined;
+  try {
+    if (decoded.rows.length > 0) written = deps.writer.write(decoded.rows);
+  } catch (err) {
+    written = Promise.reject(err);
+  } finally {
+    deps.decoding.count--;
+  }
 
   stats.spansInvalid += decoded.rejectedSpans;
   stats.valuesTruncated += decoded.truncatedValues;
-  if (decoded.rows.length > 0) {
+  if (written) {
     try {
-      await deps.writer.write(decoded.rows);
+      await written;
     } catch (err) {
       stats.spansRefusedSaturated += decoded.rows.length;
       const retryAfter = retryAfterOf(err);

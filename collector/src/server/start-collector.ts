@@ -45,7 +45,13 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
   let closing = false;
   const inFlight = new Set<Promise<void>>();
 
-  const deps: TracesHandlerDeps = { config, writer: activeWriter, stats, isClosing: () => closing };
+  const deps: TracesHandlerDeps = {
+    config,
+    writer: activeWriter,
+    stats,
+    isClosing: () => closing,
+    decoding: { count: 0 },
+  };
   const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, (req, res) => {
     if (closing) res.setHeader('connection', 'close');
     const done = route(req, res).catch((err: unknown) => internalError(res, err));
@@ -130,14 +136,19 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     closing = true;
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    // Requests already being handled finish (and are acknowledged only once durable); their
-    // connections then go idle and close. A client that keeps sending gets 503 + connection: close.
+    // Requests already past the closing check finish reading and decoding, and hand their rows
+    // to the writer; later ones get 503 + connection: close. Then the writer drains, which
+    // completes those writes, and their requests are acknowledged (only once durable).
+    // A client stalled mid-upload would hold shutdown forever: after the grace period it is cut.
+    const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    while (deps.decoding.count > 0) await new Promise((r) => setTimeout(r, 5));
+    clearTimeout(cut);
+    await activeWriter.drain();
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     server.closeIdleConnections();
     const forced = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
     await stopped;
     clearTimeout(forced);
-    await activeWriter.drain();
     if (ownedStore) await ownedStore.close();
   }
 

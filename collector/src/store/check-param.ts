@@ -95,8 +95,9 @@ export function checkParam(name: string, type: string, value: unknown): unknown 
     type.startsWith('DateTime64')
   ) {
     const seconds = toUnixSeconds(name, type, value);
-    // Date takes no unix form; a DateTime-shaped query parameter accepts it and truncates.
-    return type === 'Date' ? new Date(Number(seconds) * 1000).toISOString().slice(0, 10) : seconds;
+    if (type === 'Date') return new Date(Number(seconds) * 1000).toISOString().slice(0, 10);
+    // DateTime parses whole unix seconds only; DateTime64 keeps the fraction.
+    return type.startsWith('DateTime64') ? seconds : String(Math.floor(Number(seconds)));
   }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   return fail(name, type, value, 'expected a string, number or boolean');

@@ -13,7 +13,12 @@ export interface ChdbRawInsert {
 
 // Which clients run on embedded chDB, and their connection's raw insert. A WeakMap keeps the
 // ClickHouseClient type untouched, so code holding only `store.client` still gets the fast path.
-const rawInserters = new WeakMap<ClickHouseClient, ChdbRawInsert>();
+// On globalThis like the store registry: a second copy of this module (a Next.js bundle) must
+// see the clients the first one created.
+const KEY = Symbol.for('faultline.store.rawInserters');
+const holder = globalThis as { [KEY]?: WeakMap<ClickHouseClient, ChdbRawInsert> };
+holder[KEY] ??= new WeakMap();
+const rawInserters = holder[KEY];
 
 export function registerEmbeddedClient(client: ClickHouseClient, connection: ChdbRawInsert): void {
   rawInserters.set(client, connection);

@@ -18,7 +18,7 @@ const cache = new Map<string, NamedQuery>();
 export function parseNamedQuery(name: string, text: string): NamedQuery {
   const header = (key: string) => text.match(new RegExp(`^--\\s*${key}:\\s*(.+)$`, 'm'))?.[1]?.trim();
   const declared = header('name');
-  if (declared !== name.split('/').pop()) {
+  if (declared !== name && declared !== name.split('/').pop()) {
     throw new Error(
       `sql/queries/${name}.sql must start with '-- name: ${name.split('/').pop()}', found ${declared}`,
     );

@@ -77,6 +77,8 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
   let timer: NodeJS.Timeout | undefined;
   let activeInserts = 0;
   const insertQueue: (() => void)[] = [];
+  // Logged once per outage, not per failed batch.
+  let outage = false;
 
   async function insert(body: string, token: string): Promise<void> {
     await store.ensureSchema();
@@ -103,8 +105,9 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
           );
         }
       },
-      onError() {
+      onError(err, segment) {
         counters.insertErrors++;
+        if (!segment) console.error('[faultline] spool replay hit a local error; it will retry:', err);
       },
       onQuarantined(segment, target, err) {
         counters.quarantined += segment.rows;
@@ -114,13 +117,13 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
     o,
   );
 
-  let outage = false;
-  async function toSpool(batch: Batch, token: string): Promise<void> {
+  async function toSpool(batch: Batch, token: string, cause?: unknown): Promise<void> {
     await spool.append(batch.body, batch.rows, token);
     if (!outage) {
       outage = true;
+      const reason = cause instanceof Error ? cause.message : 'earlier batches are still spooled';
       console.warn(
-        `[faultline] ClickHouse insert failed; spooling accepted spans to ${o.spoolDir} until it recovers`,
+        `[faultline] ClickHouse insert failed (${reason}); spooling accepted spans to ${o.spoolDir} until it recovers`,
       );
     }
     counters.spooled += batch.rows;
@@ -150,9 +153,9 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
         try {
           await withInsertSlot(() => insert(batch.body, token));
           counters.inserted += batch.rows;
-        } catch {
+        } catch (err) {
           counters.insertErrors++;
-          await toSpool(batch, token);
+          await toSpool(batch, token, err);
         }
       }
       counters.accepted += batch.rows;

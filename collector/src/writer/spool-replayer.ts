@@ -5,7 +5,7 @@ export interface ReplayerHooks {
   /** Inserts one spooled body with its original deduplication token. */
   insert(body: string, token: string): Promise<void>;
   onReplayed(segment: SpoolSegment): void;
-  onError(err: unknown, segment: SpoolSegment): void;
+  onError(err: unknown, segment: SpoolSegment | undefined): void;
   onQuarantined(segment: SpoolSegment, target: string, err: unknown): void;
 }
 
@@ -38,9 +38,23 @@ export class SpoolReplayer {
 
   /** Starts the loop if it is not running; returns the running loop. */
   kick(): Promise<void> {
-    this.#running ??= this.#loop().finally(() => {
-      this.#running = undefined;
-    });
+    if (this.#running) return this.#running;
+    let crashed = false;
+    this.#running = this.#loop()
+      // The loop handles insert failures itself; anything else (a disk error) must not become an
+      // unhandled rejection in the host process. The segments stay on disk for a later attempt.
+      .catch((err: unknown) => {
+        crashed = true;
+        this.hooks.onError(err, undefined);
+      })
+      .finally(() => {
+        this.#running = undefined;
+        if (!this.spool.peek() || this.#stopping) return;
+        // A segment may have landed between the loop's last look and now (its own kick() found
+        // the loop still running), or the loop crashed: pick it up, after a pause if it crashed.
+        if (crashed) setTimeout(() => void this.kick(), this.options.maxRetryDelayMs).unref();
+        else void this.kick();
+      });
     return this.#running;
   }
 
@@ -69,7 +83,15 @@ export class SpoolReplayer {
         attempts = 0;
       }
       try {
-        const body = await this.spool.read(segment);
+        const body = await this.spool.read(segment).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return undefined;
+          throw err;
+        });
+        if (body === undefined) {
+          // Another writer on this directory replayed it already (dedup made that harmless).
+          await this.spool.remove(segment);
+          continue;
+        }
         await this.hooks.insert(body, segment.token);
         await this.spool.remove(segment);
         this.hooks.onReplayed(segment);

@@ -133,7 +133,9 @@ export class Spool {
     const dir = join(this.dir, 'rejected');
     mkdirSync(dir, { recursive: true });
     const target = join(dir, segment.file.slice(this.dir.length + 1));
-    await rename(segment.file, target);
+    await rename(segment.file, target).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
     return target;
   }
 

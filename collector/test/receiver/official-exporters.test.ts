@@ -212,19 +212,37 @@ describe('saturation', () => {
         resourceSpans: [
           {
             scopeSpans: [
-              { spans: names.map((name, i) => ({ traceId: 'ab'.repeat(16), spanId: `${name}${i}`.padStart(16, '0'), name })) },
+              {
+                spans: names.map((name, i) => ({
+                  traceId: 'ab'.repeat(16),
+                  spanId: `${name}${i}`.padStart(16, '0'),
+                  name,
+                })),
+              },
             ],
           },
         ],
       });
     try {
       // Two spans wait in the queue (the batch timer is a minute away); two more do not fit.
-      const first = fetch(`${tiny.url}/v1/traces`, { method: 'POST', headers: json, body: request(['a', 'a']) });
+      const first = fetch(`${tiny.url}/v1/traces`, {
+        method: 'POST',
+        headers: json,
+        body: request(['a', 'a']),
+      });
       await expect.poll(() => held.stats().queueDepth).toBe(2);
-      const second = await fetch(`${tiny.url}/v1/traces`, { method: 'POST', headers: json, body: request(['b', 'b']) });
+      const second = await fetch(`${tiny.url}/v1/traces`, {
+        method: 'POST',
+        headers: json,
+        body: request(['b', 'b']),
+      });
       expect(second.status).toBe(429);
       // Garbage would be a 400 if it were read; refused unread, it is a 429 like the rest.
-      const third = await fetch(`${tiny.url}/v1/traces`, { method: 'POST', headers: json, body: '{not json' });
+      const third = await fetch(`${tiny.url}/v1/traces`, {
+        method: 'POST',
+        headers: json,
+        body: '{not json',
+      });
       expect(third.status).toBe(429);
       expect(third.headers.get('retry-after')).toBe('1');
       const metrics = await (await fetch(`${tiny.url}/metrics`)).text();

@@ -75,6 +75,14 @@ beforeAll(async () => {
     }),
     // An Internal span without a source is not a call: it stays out of calls_1m.
     makeRow({ Timestamp: dateTime64(minute + 5_000), SpanKind: 'Internal', SpanAttributes: {} }),
+    // Older exporter releases spell kinds and statuses the proto way.
+    makeRow({
+      Timestamp: dateTime64(minute + 6_000),
+      ServiceName: 'legacy',
+      SpanKind: 'SPAN_KIND_CLIENT',
+      StatusCode: 'STATUS_CODE_ERROR',
+      SpanAttributes: { 'rpc.system': 'grpc' },
+    }),
   ];
   await store.client.exec({
     query: EXPORTER_INSERT,
@@ -209,7 +217,7 @@ describe('calls_1m', () => {
       SELECT toString(minute) AS minute, SpanKind, source, class, code, sum(calls) AS calls, sum(failures) AS failures,
              sum(retryable_failures) AS retryable_failures, sum(retries) AS retries, sum(misrouted) AS misrouted,
              sum(duration_ns_sum) AS duration_ns_sum
-      FROM calls_1m GROUP BY minute, SpanKind, source, class, code ORDER BY SpanKind, source, class`);
+      FROM calls_1m WHERE ServiceName = 'checkout' GROUP BY minute, SpanKind, source, class, code ORDER BY SpanKind, source, class`);
     expect(got).toEqual([
       {
         minute: '2026-11-29 12:00:00',
@@ -264,6 +272,10 @@ describe('calls_1m', () => {
         duration_ns_sum: 1_500_000,
       },
     ]);
+    const legacy = await rows<Record<string, unknown>>(
+      "SELECT SpanKind, source, sum(calls) AS calls, sum(failures) AS failures FROM calls_1m WHERE ServiceName = 'legacy' GROUP BY SpanKind, source",
+    );
+    expect(legacy).toEqual([{ SpanKind: 'Client', source: 'rpc', calls: 1, failures: 1 }]);
   });
 });
 
@@ -284,7 +296,7 @@ describe('schema files', () => {
       '020_calls_1m.sql',
     ]);
     const [n] = await rows<{ n: number }>('SELECT count() AS n FROM otel_traces');
-    expect(n!.n).toBe(5);
+    expect(n!.n).toBe(6);
   });
 
   it('changes and removes the TTL on every table when FAULTLINE_TTL_DAYS changes', async () => {

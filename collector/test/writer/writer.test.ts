@@ -181,7 +181,12 @@ describe('createSpanWriter', () => {
 
   it('bounds the spool too: past maxSpoolBytes, writes are refused until replay catches up', async () => {
     const spoolDir = join(dir, 'spool-full');
-    const writer = createSpanWriter(store, { spoolDir, maxBatchDelayMs: 1, maxSpoolBytes: 1_000, retryDelayMs: 20 });
+    const writer = createSpanWriter(store, {
+      spoolDir,
+      maxBatchDelayMs: 1,
+      maxSpoolBytes: 1_000,
+      retryDelayMs: 20,
+    });
     await store.client.command({ query: 'RENAME TABLE otel_traces TO otel_traces_offline' });
     try {
       await writer.write(rowsFor('spool-full', 5));

@@ -41,7 +41,9 @@ export async function DBBudgetChart({ params }: { params: DashboardParams }) {
               <td>{b.service}</td>
               <td data-testid="budget-calls">{formatCount(b.calls)}</td>
               <td data-testid="budget-failures">{formatCount(b.failures)}</td>
-              <td>{formatCount(b.allowedFailures)}</td>
+              <td>
+                {b.allowedFailures < 10 ? b.allowedFailures.toFixed(1) : formatCount(b.allowedFailures)}
+              </td>
               <td className={b.consumed >= 1 ? 'bad' : undefined}>{formatPercent(b.consumed)}</td>
               <td className={b.burnRate > 1 ? 'bad' : undefined}>{b.burnRate.toFixed(2)}×</td>
               <td>

@@ -26,7 +26,12 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
         </thead>
         <tbody>
           {codes.map((c) => (
-            <tr key={`${c.class}/${c.source}/${c.code}`}>
+            <tr
+              key={`${c.class}/${c.source}/${c.code}`}
+              data-testid="top-code"
+              data-key={`${c.class}/${c.source}/${c.code}`}
+              data-failures={c.failures}
+            >
               <td>
                 <ClassBadge value={c.class} />
               </td>

@@ -143,12 +143,13 @@ const V2_CLIENT: Record<string, ErrorClass> = {
 };
 
 export function classifyAwsV2Error(err: unknown): Verdict | null {
+  // `retryable` first: almost no other error has it, so the common case costs one read.
+  const retryable = read(err, 'retryable');
+  if (typeof retryable !== 'boolean') return null;
   const code = readString(err, 'code');
   if (code === undefined) return null;
-  const retryable = read(err, 'retryable');
+  if (readString(err, 'requestId') === undefined && !(read(err, 'time') instanceof Date)) return null;
   const status = readHttpStatus(err, 'statusCode');
-  const looksV2 = typeof retryable === 'boolean' && (readString(err, 'requestId') !== undefined || read(err, 'time') instanceof Date);
-  if (!looksV2) return null;
   let cls: ErrorClass | undefined;
   if (THROTTLING.has(code) || status === 429) cls = 'rate_limit';
   else cls = BY_NAME[code] ?? V2_CLIENT[code];

@@ -18,13 +18,30 @@ import {
   classifySdkNoResponse,
   findEmbeddedHttp,
 } from './classify-sdk-http-error.js';
+import { classifySqliteError } from './classify-sqlite-error.js';
 import { classifyUndiciError, isFetchFailure } from './classify-undici-error.js';
+import { classifyVendorCodeError } from './classify-vendor-code-error.js';
 import { normalizeUnknown } from './normalize-unknown.js';
 import { errorName, isObjectLike, read, readCode, readHttpStatus, readString } from './safe-read.js';
 import type { Verdict } from './verdict.js';
 
 /** Wrappers (ORMs, connectors, fetch) keep the driver's error under one of these keys. */
-const CAUSE_KEYS = ['cause', 'originalError', 'original', 'parent', 'driverError', 'lastNodeError'] as const;
+const CAUSE_KEYS = [
+  'cause',
+  'originalError',
+  'original',
+  'parent',
+  'driverError',
+  'lastNodeError',
+  'lastError', // Vercel AI SDK RetryError
+  'innerError',
+] as const;
+
+/**
+ * Validation libraries' error names (Zod, Joi, yup, class-validator, Mongoose, AJV wrappers):
+ * the input was rejected before any call, so the caller must repair it.
+ */
+const VALIDATION_NAMES = new Set(['ValidationError', 'ZodError', 'ValiError', 'CastError', 'ValidatorError']);
 const MAX_CAUSE_DEPTH = 5;
 
 const DB_SYSTEMS = new Set([
@@ -48,9 +65,10 @@ function classifyTyped(err: unknown, ctx: ClassifyContext | undefined, name: str
     classifyMysqlError(err, ctx) ??
     classifyMssqlError(err, ctx) ??
     classifyMongodbError(err, ctx) ??
-    classifyRedisError(err, ctx) ??
+    classifyRedisError(err, ctx, name) ??
     classifyGrpcError(err, ctx) ??
     classifyPrismaError(err, name) ??
+    classifySqliteError(err) ??
     classifyKafkaError(err, name) ??
     classifyPgClientMessage(err) ??
     classifySdkNoResponse(err, name)
@@ -135,7 +153,7 @@ function classifyValue(err: unknown, ctx: ClassifyContext | undefined, seen: unk
     return { class: 'transient', code: 'fetch_failed', source: 'http', raw: { name: 'TypeError' } };
   }
 
-  const coded = classifyUndiciError(err) ?? classifyNodeSystemError(err);
+  const coded = classifyUndiciError(err) ?? classifyNodeSystemError(err) ?? classifyVendorCodeError(err, name);
   if (coded !== null) return coded;
 
   const aggregate = fromAggregate(err, ctx, seen);
@@ -148,6 +166,9 @@ function classifyValue(err: unknown, ctx: ClassifyContext | undefined, seen: unk
       const { class: cls, code, retryable, retry_after: retryAfter } = env;
       return { class: cls, code, source: 'http', retryable, retryAfter, raw: {}, http: env };
     }
+  }
+  if (VALIDATION_NAMES.has(name)) {
+    return { class: 'validation', code: name, source: 'unknown', raw: { name } };
   }
   return fromCauses(err, ctx, seen) ?? fromRetryFlag(err, name);
 }
@@ -173,7 +194,12 @@ function sourceFor(verdict: Verdict, ctx: ClassifyContext | undefined): string {
  * Reuses the envelope classifyHttpResponse built (already redacted and bounded) rather than
  * building a second one: only source, code, message and the error's name change.
  */
-function patchHttpEnvelope(env: Envelope, verdict: Verdict, err: unknown, ctx: ClassifyContext | undefined): Envelope {
+function patchHttpEnvelope(
+  env: Envelope,
+  verdict: Verdict,
+  err: unknown,
+  ctx: ClassifyContext | undefined,
+): Envelope {
   const text = verdict.message ?? readString(err, 'message');
   const retryable = verdict.retryable ?? env.retryable;
   const after = verdict.retryAfter;
@@ -187,7 +213,8 @@ function patchHttpEnvelope(env: Envelope, verdict: Verdict, err: unknown, ctx: C
     code: verdict.code,
     message: text ? boundedText(text, MAX_MESSAGE_CHARS) : env.message,
     retryable,
-    retry_after: retryable && typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : null,
+    retry_after:
+      retryable && typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : null,
     correlation_id: typeof ctx?.correlationId === 'string' ? ctx.correlationId : '',
     raw,
   };

@@ -42,7 +42,8 @@ function pushbackSeconds(metadata: unknown): number | null {
   if (typeof get !== 'function') return null;
   try {
     const values = get.call(metadata, 'grpc-retry-pushback-ms');
-    const first = Array.isArray(values) ? values[0] : undefined;
+    // grpc-js Metadata#get returns an array; Connect's Headers#get a string.
+    const first = Array.isArray(values) ? values[0] : values;
     const ms = typeof first === 'string' ? Number(first) : Number.NaN;
     return Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null;
   } catch {

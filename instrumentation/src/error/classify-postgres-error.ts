@@ -103,7 +103,9 @@ export function isPostgresError(err: unknown, ctx: ClassifyContext | undefined):
   const code = readCode(err);
   if (code === undefined || !SQLSTATE.test(code)) return false;
   if (ctx?.system === 'postgresql') return true;
-  return readString(err, 'severity') !== undefined || readString(err, 'routine') !== undefined;
+  if (readString(err, 'severity') !== undefined || readString(err, 'routine') !== undefined) return true;
+  // PostgREST / supabase-js PostgrestError: { code, details, hint, message }, a plain object.
+  return 'hint' in (err as object) && 'details' in (err as object);
 }
 
 export function classifyPostgresError(err: unknown, ctx: ClassifyContext | undefined): Verdict | null {

@@ -97,8 +97,11 @@ function commandName(err: unknown): string | undefined {
   return readString(read(err, 'command'), 'name');
 }
 
-export function classifyRedisError(err: unknown, ctx: ClassifyContext | undefined): Verdict | null {
-  const name = readString(err, 'name') ?? '';
+export function classifyRedisError(
+  err: unknown,
+  ctx: ClassifyContext | undefined,
+  name: string,
+): Verdict | null {
   const message = readString(err, 'message') ?? '';
   const isRedis = ctx?.system === 'redis' || REPLY_NAMES.has(name);
   const raw: Record<string, unknown> = { name };

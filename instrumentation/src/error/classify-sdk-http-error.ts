@@ -28,6 +28,9 @@ interface Embedded {
 
 /** Failures these SDKs raise before any response exists, by error name. */
 const NO_RESPONSE: Record<string, [ErrorClass, string]> = {
+  AI_LoadAPIKeyError: ['authentication', 'sdk'], // Vercel AI SDK: no API key configured
+  AI_InvalidArgumentError: ['validation', 'sdk'],
+  AI_TypeValidationError: ['validation', 'sdk'],
   StripeConnectionError: ['transient', 'sdk'],
   StripeSignatureVerificationError: ['authentication', 'sdk'],
   APIConnectionError: ['transient', 'sdk'], // OpenAI, Anthropic and other Stainless SDKs
@@ -46,6 +49,16 @@ const AXIOS_CODES: Record<string, ErrorClass> = {
   ERR_FR_TOO_MANY_REDIRECTS: 'permanent',
   ERR_NOT_SUPPORT: 'permanent',
   ERR_DEPRECATED: 'permanent',
+};
+
+/** node-fetch FetchError `type` values raised without a system code. */
+const FETCH_ERROR_TYPES: Record<string, ErrorClass> = {
+  'request-timeout': 'transient',
+  'body-timeout': 'transient',
+  'max-redirect': 'permanent',
+  'max-size': 'permanent',
+  'invalid-json': 'permanent',
+  'no-redirect': 'permanent',
 };
 
 /** Azure core-rest-pipeline RestError codes raised without a response. */
@@ -115,8 +128,20 @@ function googleCode(data: unknown): string | undefined {
   return reason ?? readString(error, 'status');
 }
 
+/** Where the status sits: `status` (fetch, axios), `statusCode` (Node, got), `code` (Shopify). */
+function statusOf(obj: unknown): number | undefined {
+  return (
+    readHttpStatus(obj, 'status') ?? readHttpStatus(obj, 'statusCode') ?? numericStatus(read(obj, 'code'))
+  );
+}
+
+/** A numeric `code` in the HTTP failure range (SendGrid, HubSpot, Cosmos DB put the status there). */
+function numericStatus(code: unknown): number | undefined {
+  return typeof code === 'number' && Number.isInteger(code) && code >= 400 && code <= 599 ? code : undefined;
+}
+
 function fromResponse(response: unknown, source: string, vendorCode?: string): Embedded | null {
-  const status = readHttpStatus(response, 'status') ?? readHttpStatus(response, 'statusCode');
+  const status = statusOf(response);
   if (status === undefined) return null;
   const headers = plainHeaders(read(response, 'headers'));
   let body = read(response, 'data');
@@ -164,7 +189,13 @@ export function findEmbeddedHttp(
   // @slack/web-api: a platform error is an HTTP 200 whose body says { ok: false, error }.
   if (readString(err, 'code') === 'slack_webapi_platform_error') {
     const data = read(err, 'data');
-    return { status: 200, headers: undefined, body: data, vendorCode: readString(data, 'error'), source: 'sdk' };
+    return {
+      status: 200,
+      headers: undefined,
+      body: data,
+      vendorCode: readString(data, 'error'),
+      source: 'sdk',
+    };
   }
   const fallbackSource = ctx?.source ?? 'http';
   const response = read(err, 'response');
@@ -172,10 +203,36 @@ export function findEmbeddedHttp(
     const embedded = fromResponse(response, fallbackSource);
     if (embedded !== null) return embedded;
   }
-  // Errors that carry status and headers themselves: undici ResponseError, Octokit, http-errors with headers.
+  // tRPC TRPCClientError: data { code: 'TOO_MANY_REQUESTS', httpStatus: 429 }.
+  const data = read(err, 'data');
+  const httpStatus = readHttpStatus(data, 'httpStatus');
+  if (httpStatus !== undefined) {
+    return { status: httpStatus, headers: undefined, body: undefined, vendorCode: readString(data, 'code'), source: fallbackSource };
+  }
+  // @elastic/elasticsearch ResponseError keeps the response in `meta`.
+  const meta = read(err, 'meta');
+  if (meta !== undefined && meta !== null && typeof meta === 'object') {
+    const embedded = fromResponse(meta, fallbackSource);
+    if (embedded !== null) return embedded;
+  }
+  // Vercel AI SDK APICallError: statusCode, responseHeaders, responseBody (text).
+  const responseHeaders = read(err, 'responseHeaders');
+  if (responseHeaders !== undefined && responseHeaders !== null) {
+    const status = readHttpStatus(err, 'statusCode');
+    if (status !== undefined) {
+      return {
+        status,
+        headers: responseHeaders,
+        body: read(err, 'responseBody'),
+        vendorCode: undefined,
+        source: 'sdk',
+      };
+    }
+  }
+  // Errors that carry status and headers themselves: undici ResponseError, Octokit, Cosmos DB, HubSpot.
   const headers = read(err, 'headers');
   if (headers !== undefined && headers !== null) {
-    const status = readHttpStatus(err, 'statusCode') ?? readHttpStatus(err, 'status');
+    const status = statusOf(err);
     if (status !== undefined)
       return { status, headers, body: read(err, 'body'), vendorCode: undefined, source: fallbackSource };
   }
@@ -186,6 +243,14 @@ export function findEmbeddedHttp(
 export function classifySdkNoResponse(err: unknown, name: string = errorName(err) ?? ''): Verdict | null {
   const known = NO_RESPONSE[name];
   if (known !== undefined) return { class: known[0], code: name, source: known[1], raw: { name } };
+  // node-fetch v2/v3 FetchError: `type` says what failed when there is no system code.
+  if (name === 'FetchError') {
+    const type = readString(err, 'type');
+    const cls = type === undefined ? undefined : FETCH_ERROR_TYPES[type];
+    if (cls !== undefined && readString(err, 'code') === undefined) {
+      return { class: cls, code: type as string, source: 'http', raw: { name, type } };
+    }
+  }
   const code = readString(err, 'code');
   if (code === undefined) return null;
   if (code === 'slack_webapi_rate_limited_error') {
@@ -221,6 +286,14 @@ export function classifyEmbeddedHttp(
     raw: {},
     http: env,
   };
+  // The SDK's own verdict (Vercel AI SDK `isRetryable`) is an explicit signal, like X-Should-Retry.
+  const isRetryable = read(err, 'isRetryable');
+  if (typeof isRetryable === 'boolean' && isRetryable !== verdict.retryable) {
+    verdict.retryable = isRetryable;
+    if (isRetryable && (verdict.class === 'permanent' || verdict.class === 'validation'))
+      verdict.class = 'transient';
+    if (!isRetryable) verdict.retryAfter = null;
+  }
   // A vendor code the response classifier could not see (it lives on the error, not the body).
   const meaning = embedded.vendorCode === undefined ? undefined : vendorMeaning(embedded.vendorCode);
   if (meaning === QUOTA) {

@@ -1,4 +1,5 @@
-import { createEnvelope } from '../envelope.js';
+import { buildEnvelope } from '../envelope.js';
+import { boundedText, toRaw } from '../raw.js';
 import type { ClassifyContext, Envelope, ErrorClass, HttpResponseLike } from '../types.js';
 import { HeaderReader, retryAfterFrom } from './headers.js';
 import { rawHeaders } from './http-raw.js';
@@ -102,14 +103,25 @@ export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyCo
     if (retryAfter === null && cls === 'rate_limit') retryAfter = rateLimitResetSeconds(h, nowMs);
   }
 
-  return createEnvelope({
-    class: cls,
-    source: ctx?.source ?? 'http',
-    code: s.code ?? String(status),
-    message: s.message ?? statusMessage(status),
-    retryable,
-    retryAfter,
-    correlationId: ctx?.correlationId ?? '',
-    raw: { status, headers: rawHeaders(h), body: view.json ?? view.text ?? null },
-  });
+  // raw is assembled from parts that are already safe: a number, the redacted header allowlist,
+  // and the body through toRaw, so the envelope does not walk them a second time.
+  const body =
+    view.json !== undefined
+      ? toRaw(view.json)
+      : view.text !== undefined
+        ? boundedText(view.text, 2048)
+        : null;
+  return buildEnvelope(
+    {
+      class: cls,
+      source: ctx?.source ?? 'http',
+      code: s.code ?? String(status),
+      message: s.message ?? statusMessage(status),
+      retryable,
+      retryAfter,
+      correlationId: ctx?.correlationId ?? '',
+    },
+    { status, headers: rawHeaders(h), body },
+    s.message === undefined,
+  );
 }

@@ -66,7 +66,13 @@ export function normalizeHeaders(headers: unknown): Record<string, string> {
       });
       return out;
     }
-    for (const key of Object.keys(headers)) add(out, key, (headers as Record<string, HeaderValue>)[key]);
+    for (const key of Object.keys(headers)) {
+      try {
+        add(out, key, (headers as Record<string, HeaderValue>)[key]);
+      } catch {
+        // one unreadable header must not cost the others
+      }
+    }
   } catch {
     // A hostile or half-built headers object: keep what was readable.
   }

@@ -73,8 +73,34 @@ function shopifyWait(o: Obj): number | undefined {
 }
 
 /** `{ error: { … } }`: Google, Stripe, OpenAI, Anthropic, Azure ARM/OData, JSON:API-ish bodies. */
+/**
+ * Meta Graph API (`fbtrace_id`, `OAuthException`): numeric codes name throttles (4, 17, 32, 613,
+ * 80001–80014), expired or missing tokens (102, 190), permissions (10, 200–299), bad parameters
+ * (100); `is_transient` is Meta's own retry verdict.
+ */
+function metaGraph(sig: Signal, e: Obj, code: number): void {
+  sig.code ??= String(code);
+  if (
+    code === 4 ||
+    code === 17 ||
+    code === 32 ||
+    code === 341 ||
+    code === 613 ||
+    (code >= 80001 && code <= 80014)
+  )
+    sig.cls = 'rate_limit';
+  else if (code === 102 || code === 190 || code === 10 || (code >= 200 && code <= 299))
+    sig.cls = 'authentication';
+  else if (code === 100) sig.cls = 'validation';
+  else if (code === 1 || code === 2) sig.cls = 'transient';
+  if (e.is_transient === true) sig.retryable = true;
+}
+
 function errorObject(sig: Signal, e: Obj, status: number): void {
   sig.failure = true;
+  if (typeof e.code === 'number' && (typeof e.fbtrace_id === 'string' || e.type === 'OAuthException')) {
+    metaGraph(sig, e, e.code);
+  }
   const legacy = Array.isArray(e.errors) && isObj(e.errors[0]) ? e.errors[0] : undefined;
   applyCode(sig, asCode(legacy?.reason));
   if (Array.isArray(e.details)) googleDetails(sig, e.details);
@@ -191,5 +217,6 @@ export function jsonBodySignal(body: unknown, status: number): Signal | undefine
     sig.failure = true;
   if (typeof o.retryable === 'boolean') sig.retryable = o.retryable;
   sig.retryAfter ??= asSeconds(o.retry_after ?? o.retryAfter);
+  if (isObj(o.parameters)) sig.retryAfter ??= asSeconds(o.parameters.retry_after); // Telegram
   return sig;
 }

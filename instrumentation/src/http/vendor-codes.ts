@@ -159,6 +159,19 @@ const ENTRIES: Record<VendorMeaning, string[]> = {
 
 /** Lower-case, separators removed, a trailing `exception` dropped: `ThrottlingException` → `throttling`. */
 export function normalizeCode(code: string): string {
+  // Codes are few and repeat on every failure of a kind: remember them, within a bound.
+  let norm = NORMALIZED.get(code);
+  if (norm === undefined) {
+    norm = normalize(code);
+    if (NORMALIZED.size >= 4096) NORMALIZED.clear();
+    NORMALIZED.set(code, norm);
+  }
+  return norm;
+}
+
+const NORMALIZED = new Map<string, string>();
+
+function normalize(code: string): string {
   let out = '';
   for (let i = 0; i < code.length; i++) {
     const c = code.charCodeAt(i);

@@ -7,6 +7,7 @@ import { classifyError, classifyHttpResponse } from '../../src/index.js';
 import type { ClassifyContext, Envelope } from '../../src/types.js';
 import type { ErrorCase, Expected, HttpCase, RetryAfterRange } from './corpus-case.js';
 import { awsSdkCases } from './errors/aws-sdk-cases.js';
+import { httpClientCases } from './errors/http-client-cases.js';
 import { moreDriverCases } from './errors/more-driver-cases.js';
 import { mssqlRedisMongoCases } from './errors/mssql-redis-mongo-cases.js';
 import { networkRpcCases } from './errors/network-rpc-cases.js';
@@ -15,6 +16,7 @@ import { postgresMysqlCases } from './errors/postgres-mysql-cases.js';
 import { realDbCases } from './errors/real-db-cases.js';
 import { stopDynamoServer } from './errors/real-dynamodb.js';
 import { stopGrpcServer } from './errors/real-grpc.js';
+import { realSocketCases } from './errors/real-socket-cases.js';
 import { vendorSdkCases } from './errors/vendor-sdk-cases.js';
 import { hostileInputs } from './hostile-inputs.js';
 import { aiPaymentsCases } from './http/ai-payments-cases.js';
@@ -23,6 +25,7 @@ import { githubSlackCases } from './http/github-slack-cases.js';
 import { googleAzureCases } from './http/google-azure-cases.js';
 import { moreVendorCases } from './http/more-vendor-cases.js';
 import { protocolCases } from './http/protocol-cases.js';
+import { socialMiscCases } from './http/social-misc-cases.js';
 import { statusHeaderCases } from './http/status-header-cases.js';
 
 const httpCases: HttpCase[] = [
@@ -33,6 +36,7 @@ const httpCases: HttpCase[] = [
   ...awsCases,
   ...googleAzureCases,
   ...moreVendorCases,
+  ...socialMiscCases,
 ];
 const errorCases: ErrorCase[] = [
   ...postgresMysqlCases,
@@ -43,12 +47,14 @@ const errorCases: ErrorCase[] = [
   ...realDbCases,
   ...ormWrapperCases,
   ...moreDriverCases,
+  ...httpClientCases,
+  ...realSocketCases,
 ];
 
 const FIELDS = ['class', 'code', 'correlation_id', 'message', 'raw', 'retry_after', 'retryable', 'source'];
 const CLASSES = ['validation', 'authentication', 'rate_limit', 'transient', 'permanent'];
 /** Low cardinality: the kinds of tool (issue 2), plus the fallback for values nothing recognises. */
-const SOURCES = ['http', 'db', 'sdk', 'rpc', 'network', 'unknown'];
+const SOURCES = ['http', 'db', 'sdk', 'rpc', 'network', 'messaging', 'unknown'];
 /** "A few KiB": generous enough for any sane cap, small enough to catch an uncapped body. */
 const RAW_MAX_CHARS = 8 * 1024;
 const MESSAGE_MAX_CHARS = 4 * 1024;

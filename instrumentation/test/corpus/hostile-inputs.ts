@@ -120,4 +120,12 @@ export const hostileInputs: HostileInput[] = [
       },
     }),
   },
+  {
+    id: 'code-is-an-object',
+    build: () => Object.assign(new Error('odd'), { code: { nested: true }, status: { value: 500 } }),
+  },
+  {
+    id: 'status-out-of-range',
+    build: () => Object.assign(new Error('odd status'), { status: 99999, statusCode: -1 }),
+  },
 ];

@@ -22,10 +22,14 @@ describe('createEnvelope', () => {
     expect(createEnvelope({ ...base, class: 'rate_limit', retryAfter: 12 }).retry_after).toBe(12);
     expect(createEnvelope({ ...base, class: 'transient', retryAfter: 0 }).retry_after).toBe(0);
     expect(createEnvelope({ ...base, class: 'validation', retryAfter: 12 }).retry_after).toBeNull();
-    expect(createEnvelope({ ...base, class: 'rate_limit', retryable: false, retryAfter: 12 }).retry_after).toBeNull();
+    expect(
+      createEnvelope({ ...base, class: 'rate_limit', retryable: false, retryAfter: 12 }).retry_after,
+    ).toBeNull();
     expect(createEnvelope({ ...base, class: 'rate_limit', retryAfter: -1 }).retry_after).toBeNull();
     expect(createEnvelope({ ...base, class: 'rate_limit', retryAfter: Number.NaN }).retry_after).toBeNull();
-    expect(createEnvelope({ ...base, class: 'rate_limit', retryAfter: Number.POSITIVE_INFINITY }).retry_after).toBeNull();
+    expect(
+      createEnvelope({ ...base, class: 'rate_limit', retryAfter: Number.POSITIVE_INFINITY }).retry_after,
+    ).toBeNull();
   });
 
   it('lets the adapter override retryable for a class', () => {
@@ -39,7 +43,9 @@ describe('createEnvelope', () => {
       ['class', 'code', 'correlation_id', 'message', 'raw', 'retry_after', 'retryable', 'source'].sort(),
     );
     expect(e.correlation_id).toBe('');
-    expect(createEnvelope({ ...base, class: 'permanent', correlationId: 'req_1' }).correlation_id).toBe('req_1');
+    expect(createEnvelope({ ...base, class: 'permanent', correlationId: 'req_1' }).correlation_id).toBe(
+      'req_1',
+    );
     expect(e.raw).toBeNull();
   });
 
@@ -55,7 +61,11 @@ describe('createEnvelope', () => {
   });
 
   it('copies raw through toRaw (redacted, JSON-safe)', () => {
-    const e = createEnvelope({ ...base, class: 'permanent', raw: { headers: { authorization: 'Bearer abc' }, n: 1n } });
+    const e = createEnvelope({
+      ...base,
+      class: 'permanent',
+      raw: { headers: { authorization: 'Bearer abc' }, n: 1n },
+    });
     expect(e.raw).toEqual({ headers: { authorization: '[REDACTED]' }, n: '1' });
   });
 
@@ -68,7 +78,13 @@ describe('createEnvelope', () => {
 
 describe('toModelEnvelope', () => {
   it('keeps the seven fields and drops raw', () => {
-    const e = createEnvelope({ ...base, class: 'rate_limit', retryAfter: 3, correlationId: 'c1', raw: { big: 'x' } });
+    const e = createEnvelope({
+      ...base,
+      class: 'rate_limit',
+      retryAfter: 3,
+      correlationId: 'c1',
+      raw: { big: 'x' },
+    });
     expect(toModelEnvelope(e)).toEqual({
       class: 'rate_limit',
       source: 'http',

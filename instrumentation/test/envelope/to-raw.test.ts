@@ -3,7 +3,11 @@ import { RAW_LIMITS, toRaw } from '../../src/raw.js';
 
 describe('toRaw', () => {
   it('copies plain JSON as is', () => {
-    expect(toRaw({ a: 1, b: ['x', true, null], c: { d: 'e' } })).toEqual({ a: 1, b: ['x', true, null], c: { d: 'e' } });
+    expect(toRaw({ a: 1, b: ['x', true, null], c: { d: 'e' } })).toEqual({
+      a: 1,
+      b: ['x', true, null],
+      c: { d: 'e' },
+    });
   });
 
   it('redacts secret keys at any depth and secrets inside strings', () => {
@@ -27,7 +31,10 @@ describe('toRaw', () => {
       sym: Symbol('s'),
       fn: function namedFn() {},
       buf: Buffer.from('secret bytes'),
-      map: new Map<unknown, unknown>([['k', 1], [2, 'two']]),
+      map: new Map<unknown, unknown>([
+        ['k', 1],
+        [2, 'two'],
+      ]),
       set: new Set([1, 2]),
       when: new Date('2026-01-02T03:04:05Z'),
       bad: new Date(Number.NaN),

@@ -116,6 +116,13 @@ describe('classifyError: hostile and odd inputs never throw', () => {
   });
 });
 
+describe('classifyError: validation libraries', () => {
+  it.each(['ValidationError', 'ZodError', 'CastError'])('%s → validation', (name) => {
+    const err = Object.assign(new Error('invalid input'), { name });
+    expect(classifyError(err)).toMatchObject({ class: 'validation', code: name, retryable: false });
+  });
+});
+
 describe('normalizeUnknown', () => {
   it('reads Errors, primitives and objects like Sentry does', () => {
     expect(normalizeUnknown(new TypeError('bad'))).toMatchObject({ name: 'TypeError', message: 'bad' });

@@ -76,4 +76,14 @@ describe('classifyError: PostgreSQL SQLSTATEs', () => {
     Object.assign(wrapper, { parent: pgError('23505', 'duplicate key') });
     expect(classifyError(wrapper)).toMatchObject({ class: 'validation', code: '23505', source: 'db' });
   });
+
+  it('recognises a PostgREST / supabase-js error object (code, details, hint, message)', () => {
+    const err = {
+      code: '23505',
+      details: 'Key (email)=(a@b.c) already exists.',
+      hint: null,
+      message: 'duplicate key value',
+    };
+    expect(classifyError(err)).toMatchObject({ class: 'validation', code: '23505', source: 'db' });
+  });
 });

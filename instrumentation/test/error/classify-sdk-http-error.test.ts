@@ -210,7 +210,11 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
       code: 'slack_webapi_platform_error',
       data: { ok: false, error: 'invalid_auth' },
     });
-    expect(classifyError(platform)).toMatchObject({ class: 'authentication', code: 'invalid_auth', source: 'sdk' });
+    expect(classifyError(platform)).toMatchObject({
+      class: 'authentication',
+      code: 'invalid_auth',
+      source: 'sdk',
+    });
     const limited = Object.assign(new Error('A rate-limit has been reached'), {
       code: 'slack_webapi_rate_limited_error',
       retryAfter: 30,
@@ -223,5 +227,59 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
       event: 'request',
     });
     expect(classifyError(gotTimeout)).toMatchObject({ class: 'transient', code: 'ETIMEDOUT' });
+  });
+
+  it('Vercel AI SDK APICallError: responseHeaders, text body and its own isRetryable verdict', () => {
+    const err = Object.assign(new Error('Too Many Requests'), {
+      name: 'AI_APICallError',
+      statusCode: 429,
+      responseHeaders: { 'retry-after': '9' },
+      responseBody: '{"error":{"message":"Rate limit","type":"rate_limit_error"}}',
+      isRetryable: true,
+      url: 'https://api.example.com/v1/chat',
+    });
+    expect(classifyError(err)).toMatchObject({
+      class: 'rate_limit',
+      retryable: true,
+      retry_after: 9,
+      source: 'sdk',
+    });
+    const notRetryable = Object.assign(new Error('Bad Request'), {
+      name: 'AI_APICallError',
+      statusCode: 500,
+      responseHeaders: {},
+      responseBody: '',
+      isRetryable: false,
+    });
+    expect(classifyError(notRetryable)).toMatchObject({ retryable: false, retry_after: null });
+  });
+
+  it('Elasticsearch ResponseError keeps the response in meta', () => {
+    const err = Object.assign(new Error('Too Many Requests'), {
+      name: 'ResponseError',
+      meta: { statusCode: 429, headers: { 'retry-after': '1' }, body: '' },
+    });
+    expect(classifyError(err)).toMatchObject({ class: 'rate_limit', code: '429', retry_after: 1 });
+  });
+
+  it('SendGrid-style numeric code with a response object is an embedded status', () => {
+    const err = Object.assign(new Error('Unauthorized'), {
+      code: 401,
+      response: {
+        headers: { server: 'nginx' },
+        body: { errors: [{ message: 'The provided authorization grant is invalid' }] },
+      },
+    });
+    // The response has no status of its own: the numeric code on the error carries it.
+    Object.assign(err.response, { statusCode: 401 });
+    expect(classifyError(err)).toMatchObject({ class: 'authentication', code: '401' });
+  });
+
+  it('node-fetch FetchError without a system code: request-timeout is transient', () => {
+    const err = Object.assign(new Error('network timeout at: https://x'), {
+      name: 'FetchError',
+      type: 'request-timeout',
+    });
+    expect(classifyError(err)).toMatchObject({ class: 'transient', code: 'request-timeout', source: 'http' });
   });
 });

@@ -1,15 +1,15 @@
 -- name: overview_top_codes
--- description: The most frequent failure codes in a time range with their retryable count, last occurrence and one example message, from the failures table.
+-- description: The most frequent failure codes in a time range with their retryable count, last occurrence and an example message, from the failure_codes_1m rollup.
 SELECT
   class,
   source,
   code,
-  count() AS failures,
-  countIf(retryable) AS retryable_failures,
-  toUnixTimestamp(max(Timestamp)) AS last_seen,
-  argMax(message, Timestamp) AS example_message
-FROM failures
-WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+  sum(failures) AS failures,
+  sum(retryable_failures) AS retryable_failures,
+  toUnixTimestamp(max(last_seen)) AS last_seen,
+  anyLast(example_message) AS example_message
+FROM failure_codes_1m
+WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
   AND SpanKind != 'Server'
   AND ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})

@@ -508,4 +508,32 @@ export const mssqlRedisMongoCases: ErrorCase[] = [
     ctx: { system: 'mongodb' },
     expected: { class: 'transient', retryable: true },
   },
+  redisCase(
+    'err-max-clients',
+    'ERR max number of clients reached',
+    { class: 'transient', retryable: true },
+    {
+      note: 'Generic ERR prefix; the text says the server is out of connection slots: back off.',
+    },
+  ),
+  redisCase(
+    'misconf',
+    "MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk. Commands that may modify the data set are disabled.",
+    { class: 'transient', code: 'MISCONF', retryable: true },
+    { note: 'A server-side condition (disk), not the request: like a 503.' },
+  ),
+  {
+    id: 'mongo-network-timeout-error',
+    origin: 'mongodb 6.x src/error.ts MongoNetworkTimeoutError (extends MongoNetworkError)',
+    build: () => {
+      class MongoNetworkTimeoutError extends MongoNetworkError {
+        override get name(): string {
+          return 'MongoNetworkTimeoutError';
+        }
+      }
+      return new MongoNetworkTimeoutError('connection 4 to 10.0.0.8:27017 timed out');
+    },
+    ctx: { system: 'mongodb' },
+    expected: { class: 'transient', retryable: true },
+  },
 ];

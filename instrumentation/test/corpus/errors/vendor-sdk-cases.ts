@@ -613,4 +613,22 @@ export const vendorSdkCases: ErrorCase[] = [
       }),
     expected: { class: 'permanent', code: '404', ...NO },
   },
+  {
+    id: 'openai-sdk-insufficient-quota-with-retry-after',
+    origin: `${OPENAI}; https://platform.openai.com/docs/guides/error-codes#api-errors`,
+    note: 'Billing exhaustion with a Retry-After header: still not retryable, retry_after null.',
+    build: () =>
+      new openai.RateLimitError(
+        429,
+        {
+          message: 'You exceeded your current quota.',
+          type: 'insufficient_quota',
+          param: null,
+          code: 'insufficient_quota',
+        },
+        undefined,
+        new Headers({ 'retry-after': '30' }),
+      ),
+    expected: { class: 'permanent', retryable: false, retry_after: null },
+  },
 ];

@@ -193,4 +193,54 @@ export const statusHeaderCases: HttpCase[] = [
     },
     expected: { class: 'transient', code: '502', retryable: true, retry_after: null },
   },
+  {
+    id: 'openai-insufficient-quota-with-retry-after',
+    origin: 'OpenAI error codes doc (insufficient_quota) + a retry-after header some gateways add anyway',
+    note: 'Billing exhaustion stays non-retryable even when a Retry-After is present: retry_after must be null.',
+    input: {
+      status: 429,
+      headers: { 'retry-after': '20' },
+      body: {
+        error: {
+          message: 'You exceeded your current quota.',
+          type: 'insufficient_quota',
+          param: null,
+          code: 'insufficient_quota',
+        },
+      },
+    },
+    expected: { class: 'permanent', retryable: false, retry_after: null },
+  },
+  {
+    id: 'x-should-retry-false-on-429-drops-retry-after',
+    origin: TEMPORAL,
+    input: { status: 429, headers: { 'x-should-retry': 'false', 'retry-after': '5' }, body: '' },
+    expected: { class: 'rate_limit', retryable: false, retry_after: null },
+  },
+  {
+    id: 'circular-body-object',
+    origin: 'Faultline issue 2 (raw always JSON-serializable): a parsed body object with a cycle',
+    input: () => {
+      const body: Record<string, unknown> = { error: 'upstream' };
+      body.self = body;
+      return { status: 500, headers: {}, body };
+    },
+    expected: { class: 'transient', retryable: true, retry_after: null },
+  },
+  {
+    id: 'truncated-json-on-200-is-not-a-failure',
+    origin: 'RFC 9110 (a 2xx with an unparseable body carries no error marker)',
+    input: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":fal' },
+    expected: null,
+  },
+  {
+    id: 'header-value-undefined',
+    origin: 'Node.js IncomingHttpHeaders (absent headers read as undefined)',
+    input: {
+      status: 429,
+      headers: { 'retry-after': undefined, 'content-type': 'text/plain' },
+      body: 'slow down',
+    },
+    expected: { class: 'rate_limit', retryable: true, retry_after: null },
+  },
 ];

@@ -1,0 +1,34 @@
+-- Dashboard (H5): per-minute rollup of failures by code, so the overview's "top codes" panel (count,
+-- retryable, last seen, an example message) reads thousands of rows instead of every failure.
+-- Fed from the failures table (itself fed by failures_mv), so any writer of otel_traces fills it.
+-- Reads must aggregate (sum / max / anyLast … GROUP BY): rows merge lazily.
+CREATE TABLE IF NOT EXISTS failure_codes_1m (
+    minute DateTime CODEC(Delta(4), ZSTD(1)),
+    ServiceName LowCardinality(String),
+    SpanKind LowCardinality(String),
+    class LowCardinality(String),
+    source LowCardinality(String),
+    code LowCardinality(String),
+    failures SimpleAggregateFunction(sum, UInt64),
+    retryable_failures SimpleAggregateFunction(sum, UInt64),
+    last_seen SimpleAggregateFunction(max, DateTime64(9)),
+    example_message SimpleAggregateFunction(anyLast, String)
+) ENGINE = AggregatingMergeTree()
+PARTITION BY toYYYYMM(minute)
+ORDER BY (ServiceName, source, class, code, SpanKind, minute)
+SETTINGS ttl_only_drop_parts = 1;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS failure_codes_1m_mv TO failure_codes_1m AS
+SELECT
+    toStartOfMinute(Timestamp) AS minute,
+    ServiceName,
+    SpanKind,
+    class,
+    source,
+    code,
+    toUInt64(count()) AS failures,
+    toUInt64(countIf(retryable)) AS retryable_failures,
+    max(Timestamp) AS last_seen,
+    anyLast(message) AS example_message
+FROM failures
+GROUP BY minute, ServiceName, SpanKind, class, source, code;
