@@ -96,3 +96,13 @@ export function idProblem(traceId: string, spanId: string, parentSpanId: string)
   }
   return '';
 }
+
+/**
+ * Sets an attribute. `__proto__` is a legal attribute key that a plain assignment would swallow
+ * (it hits the prototype setter), so it becomes an own property instead.
+ */
+export function setAttribute(target: Record<string, string>, key: string, value: string): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

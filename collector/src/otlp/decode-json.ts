@@ -1,5 +1,11 @@
 import type { TraceRow } from '../types.js';
-import { DecodeContext, type DecodeLimits, type DecodeResult, idProblem } from './decode-context.js';
+import {
+  DecodeContext,
+  type DecodeLimits,
+  type DecodeResult,
+  idProblem,
+  setAttribute,
+} from './decode-context.js';
 import { type AnyValue, anyValueToString } from './go-json.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import { spanKindFromJson, spanKindName, statusCodeFromJson, statusCodeName } from './span-enums.js';
@@ -165,7 +171,7 @@ function attributes(v: unknown, path: string, ctx: DecodeContext): Record<string
   for (let i = 0; i < list.length; i++) {
     const kv = object(list[i], `${path}[${i}]`);
     const key = string(kv.key, `${path}[${i}].key`);
-    out[key] = ctx.bound(anyValueToString(anyValue(kv.value, `${path}[${i}].value`, ctx, 1)));
+    setAttribute(out, key, ctx.bound(anyValueToString(anyValue(kv.value, `${path}[${i}].value`, ctx, 1))));
   }
   return out;
 }

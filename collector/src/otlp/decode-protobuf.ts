@@ -1,5 +1,11 @@
 import type { TraceRow } from '../types.js';
-import { DecodeContext, type DecodeLimits, type DecodeResult, idProblem } from './decode-context.js';
+import {
+  DecodeContext,
+  type DecodeLimits,
+  type DecodeResult,
+  idProblem,
+  setAttribute,
+} from './decode-context.js';
 import { type AnyValue, anyValueToString, goFloatString } from './go-json.js';
 import { int64String } from './int64-string.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
@@ -384,7 +390,7 @@ function decodeKeyValue(
   }
   r.pos = end;
   r.end = outer;
-  target[key] = ctx.bound(value);
+  setAttribute(target, key, ctx.bound(value));
 }
 
 /** AnyValue → string, without building a tree for the scalar variants (the common case). */

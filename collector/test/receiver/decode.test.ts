@@ -67,6 +67,14 @@ describe('attribute values stringify like pcommon Value.AsString', () => {
     expect(attr(value)).toBe(expected);
   });
 
+  it('keeps an attribute named __proto__ as a plain key', () => {
+    const row = decodeJson([
+      jsonSpan({ attributes: [{ key: '__proto__', value: { stringValue: 'polluted?' } }] }),
+    ]).rows[0]!;
+    expect(JSON.stringify(row.SpanAttributes)).toBe('{"__proto__":"polluted?"}');
+    expect(Object.getPrototypeOf(row.SpanAttributes)).toBe(Object.prototype);
+  });
+
   it('accepts snake_case field names and enum names', () => {
     const text = JSON.stringify({
       resource_spans: [
