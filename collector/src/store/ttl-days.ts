@@ -9,6 +9,7 @@ const TTL_COLUMNS: Record<string, string> = {
   otel_traces_trace_id_ts: 'toDateTime(Start)',
   failures: 'toDateTime(Timestamp)',
   calls_1m: 'minute',
+  failure_codes_1m: 'minute',
 };
 
 /**

@@ -123,6 +123,37 @@ describe('classifyError: validation libraries', () => {
   });
 });
 
+describe('classifyError: vendor string codes without a typed family', () => {
+  it.each<[string, string]>([
+    ['resource-exhausted', 'rate_limit'], // Firestore web SDK (gRPC names, kebab-case)
+    ['unavailable', 'transient'],
+    ['permission-denied', 'authentication'],
+    ['auth/too-many-requests', 'rate_limit'], // Firebase Auth
+    ['auth/invalid-credential', 'authentication'],
+    ['insufficient_quota', 'permanent'],
+  ])('%s → %s', (code, cls) => {
+    const err = Object.assign(new Error('vendor failure'), { name: 'FirebaseError', code });
+    expect(classifyError(err)).toMatchObject({ class: cls, code, source: 'sdk' });
+  });
+
+  it('a vendor code beats a bare status (Supabase AuthApiError: 400 invalid_credentials)', () => {
+    const err = Object.assign(new Error('Invalid login credentials'), {
+      name: 'AuthApiError',
+      status: 400,
+      code: 'invalid_grant',
+    });
+    expect(classifyError(err).class).toBe('authentication');
+  });
+
+  it('tRPC client errors carry the status in data.httpStatus', () => {
+    const err = Object.assign(new Error('Rate limited'), {
+      name: 'TRPCClientError',
+      data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429 },
+    });
+    expect(classifyError(err)).toMatchObject({ class: 'rate_limit', code: 'TOO_MANY_REQUESTS' });
+  });
+});
+
 describe('normalizeUnknown', () => {
   it('reads Errors, primitives and objects like Sentry does', () => {
     expect(normalizeUnknown(new TypeError('bad'))).toMatchObject({ name: 'TypeError', message: 'bad' });
