@@ -7,7 +7,9 @@ export default defineConfig({
   entry: { index: 'src/index.ts', register: 'src/register.ts' },
   format: ['esm', 'cjs'],
   dts: true,
-  clean: true,
+  // No clean: tests, benches and other workspaces load dist while it is rebuilt; a clean would
+  // delete it from under them. Entries are overwritten in place.
+  clean: false,
   sourcemap: true,
   target: 'node20',
   splitting: false,

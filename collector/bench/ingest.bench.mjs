@@ -66,9 +66,10 @@ async function main() {
     );
     line('responses', JSON.stringify(sustained.statuses));
     line('collector peak RSS (load)', mb(afterLoad.peakRss));
+    const h = afterLoad.writer.insertLatency;
     line(
       'writer',
-      `spooled ${afterLoad.writer.spooled}, insert errors ${afterLoad.writer.insertErrors}, queue now ${afterLoad.writer.queueDepth}`,
+      `${h.count} inserts so far, mean ${ms((h.sumSeconds / Math.max(1, h.count)) * 1000)} each; spooled ${afterLoad.writer.spooled}, insert errors ${afterLoad.writer.insertErrors}`,
     );
 
     const overload = await openLoop(url, agent, bodies, rate * 2, 10, ask);

@@ -65,6 +65,7 @@ function measure(name, set, ctx, ms = 1500) {
   for (let i = 0; i < 50_000; i++) sink += classifyError(set[i % set.length], ctx).retryable ? 1 : 0; // warm-up
   let calls = 0;
   const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
   const budget = BigInt(ms) * 1_000_000n;
   let elapsed = 0n;
   while (elapsed < budget) {
@@ -73,11 +74,14 @@ function measure(name, set, ctx, ms = 1500) {
     calls += 10_000;
     elapsed = process.hrtime.bigint() - start;
   }
+  const cpu = process.cpuUsage(cpuStart);
   const perSec = Math.round(calls / (Number(elapsed) / 1e9));
+  // Calls per second of this process's CPU time: the one-core figure, robust to other load on the machine.
+  const perCpuSec = Math.round(calls / ((cpu.user + cpu.system) / 1e6));
   console.log(
-    `classifyError ${name.padEnd(34)} ${perSec.toLocaleString('en-US').padStart(12)} calls/s  (${set.length} shapes, sink ${sink > 0})`,
+    `classifyError ${name.padEnd(34)} ${perSec.toLocaleString('en-US').padStart(11)} calls/s wall, ${perCpuSec.toLocaleString('en-US').padStart(11)} calls/s CPU  (${set.length} shapes, sink ${sink > 0})`,
   );
-  return perSec;
+  return { perSec, perCpuSec };
 }
 
 const mixed = [...db, ...other, ...unknown];
@@ -85,6 +89,7 @@ const overall = measure('mixed (db, network, sdk, unknown)', mixed);
 measure('database drivers only', db);
 measure('unknown values (fallback)', unknown);
 const target = 300_000;
+const verdict = (n) => (n >= target ? 'met' : 'NOT met');
 console.log(
-  `target >= ${target.toLocaleString('en-US')} calls/s on the mixed set: ${overall >= target ? 'met' : 'NOT met'}`,
+  `target >= ${target.toLocaleString('en-US')} calls/s on the mixed set: wall ${verdict(overall.perSec)}, CPU ${verdict(overall.perCpuSec)}`,
 );

@@ -14,8 +14,15 @@ export const RAW_LIMITS = Object.freeze({
   maxObjectKeys: 50,
 });
 
+/** A string already redacted by the caller (the message), so the walk does not scan it twice. */
+export interface KnownText {
+  text: string;
+  redacted: string;
+}
+
 interface Walk {
   budget: number;
+  known: KnownText | undefined;
   /** Ancestors of the value being copied: a repeat here is a cycle, a repeat elsewhere is fine. */
   stack: unknown[];
 }
@@ -29,8 +36,12 @@ export function truncate(text: string, max: number): string {
 
 /** Redacts then bounds a string; redaction runs on a prefix so huge strings cost little. */
 export function boundedText(text: string, max: number): string {
-  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  return truncate(redactText(head), max);
+  return truncate(redactedHead(text, max), max);
+}
+
+/** Redacts the first `max * 4` characters: enough to truncate to `max` after redaction shortens it. */
+export function redactedHead(text: string, max: number): string {
+  return redactText(text.length > max * 4 ? text.slice(0, max * 4) : text);
 }
 
 /**
@@ -39,9 +50,9 @@ export function boundedText(text: string, max: number): string {
  * become descriptive strings instead of errors, because raw is built while a failure is being
  * reported and must not become a second failure.
  */
-export function toRaw(value: unknown): JsonValue {
+export function toRaw(value: unknown, known?: KnownText): JsonValue {
   try {
-    return copy(value, { budget: RAW_LIMITS.maxChars, stack: [] }, 0);
+    return copy(value, { budget: RAW_LIMITS.maxChars, known, stack: [] }, 0);
   } catch {
     return '[Unserializable]';
   }
@@ -51,7 +62,8 @@ function copy(value: unknown, walk: Walk, depth: number): JsonValue {
   if (walk.budget <= 0) return TRUNCATED;
   switch (typeof value) {
     case 'string': {
-      const s = boundedText(value, Math.min(RAW_LIMITS.maxStringChars, Math.max(walk.budget, 16)));
+      const max = Math.min(RAW_LIMITS.maxStringChars, Math.max(walk.budget, 16));
+      const s = walk.known?.text === value ? truncate(walk.known.redacted, max) : boundedText(value, max);
       walk.budget -= s.length + 2;
       return s;
     }
@@ -84,6 +96,16 @@ function copy(value: unknown, walk: Walk, depth: number): JsonValue {
 function copyObject(obj: object, walk: Walk, depth: number): JsonValue {
   if (walk.stack.includes(obj)) return '[Circular]';
   if (depth >= RAW_LIMITS.maxDepth) return '[MaxDepth]';
+  // Parsed JSON is plain objects and arrays: copy them without probing for special types.
+  const proto = Object.getPrototypeOf(obj);
+  if (proto === Object.prototype || proto === null) {
+    walk.stack.push(obj);
+    try {
+      return copyPlain(obj, walk, depth);
+    } finally {
+      walk.stack.pop();
+    }
+  }
   if (ArrayBuffer.isView(obj)) return `[${obj.constructor?.name ?? 'Bytes'} ${obj.byteLength} bytes]`;
   if (obj instanceof ArrayBuffer) return `[ArrayBuffer ${obj.byteLength} bytes]`;
   if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString();
@@ -104,20 +126,24 @@ function copyObject(obj: object, walk: Walk, depth: number): JsonValue {
       }
       if (json !== obj) return copy(json, walk, depth + 1);
     }
-    const out: { [key: string]: JsonValue } = {};
-    walk.budget -= 2;
-    let keys: string[];
-    try {
-      keys = Object.keys(obj);
-    } catch {
-      return '[Unserializable]';
-    }
-    let i = 0;
-    for (const key of keys) if (!put(out, i++, key, read(obj, key), walk, depth)) break;
-    return out;
+    return copyPlain(obj, walk, depth);
   } finally {
     walk.stack.pop();
   }
+}
+
+function copyPlain(obj: object, walk: Walk, depth: number): JsonValue {
+  const out: { [key: string]: JsonValue } = {};
+  walk.budget -= 2;
+  let keys: string[];
+  try {
+    keys = Object.keys(obj);
+  } catch {
+    return '[Unserializable]';
+  }
+  let i = 0;
+  for (const key of keys) if (!put(out, i++, key, read(obj, key), walk, depth)) break;
+  return out;
 }
 
 /** Reads a property; a throwing getter or proxy trap becomes a marker string. */

@@ -67,6 +67,7 @@ export function redactText(text: string): string {
       ? m
       : `${scheme}${space}${REDACTED}`,
   );
+  if (out.indexOf('=') < 0 && out.indexOf(':') < 0) return out;
   out = out.replace(SECRET_ASSIGNMENT, (m, name: string, sep: string, value: string) => {
     if (value.includes('[REDACTED')) return m;
     const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';

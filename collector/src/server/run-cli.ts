@@ -1,5 +1,5 @@
 import { CLI_USAGE, parseCliArgs } from '../config/parse-cli-args.js';
-import { ConfigError } from '../config/receiver-config.js';
+import { ConfigError, resolveReceiverConfig } from '../config/receiver-config.js';
 import { openStore } from '../store/index.js';
 import { startCollector } from './start-collector.js';
 
@@ -21,6 +21,8 @@ export async function runCli(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    // Refuse a bad or unsafe receiver setting before touching the data directory.
+    resolveReceiverConfig(args.receiver);
     const store = await openStore(args.store);
     const collector = await startCollector({ ...args.receiver, store });
     console.log(

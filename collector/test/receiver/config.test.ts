@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -83,6 +83,7 @@ describe('faultline-collector flags', () => {
       receiver: { port: 0, host: '::1', token: 't'.repeat(24), maxSpansPerRequest: 5 },
       store: { dataDir: dir },
     });
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it.each([
@@ -102,5 +103,18 @@ describe('faultline-collector flags', () => {
     const bad = spawnSync(process.execPath, ['--import', 'tsx', cli, '--nope'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/faultline-collector: Unknown option '--nope'/);
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-h4b-cli-'));
+    const open = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', cli, '--host', '0.0.0.0', '--data-dir', join(dir, 'data')],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, FAULTLINE_INGEST_TOKEN: '', FAULTLINE_ALLOW_INSECURE_BIND: '' },
+      },
+    );
+    expect(open.status).toBe(1);
+    expect(open.stderr).toMatch(/refusing to listen on 0\.0\.0\.0 without a token/);
+    expect(existsSync(join(dir, 'data')), 'the store must not be opened').toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -3,13 +3,21 @@ import { classifyHttpResponse } from '../http/classify-http-response.js';
 import { boundedText } from '../raw.js';
 import type { ClassifyContext, Envelope, JsonValue } from '../types.js';
 import { classifyAwsSdkError } from './classify-aws-sdk-error.js';
+import { classifyCassandraError } from './classify-cassandra-error.js';
+import { classifyClickhouseError } from './classify-clickhouse-error.js';
 import { classifyGrpcError } from './classify-grpc-error.js';
 import { classifyKafkaError } from './classify-kafka-error.js';
 import { classifyMongodbError } from './classify-mongodb-error.js';
 import { classifyMssqlAggregate, classifyMssqlError } from './classify-mssql-error.js';
 import { classifyMysqlError } from './classify-mysql-error.js';
+import { classifyNamedError } from './classify-named-error.js';
 import { classifyNodeSystemError } from './classify-node-system-error.js';
-import { classifyPgClientMessage, classifyPostgresError } from './classify-postgres-error.js';
+import { classifyOracleError } from './classify-oracle-error.js';
+import {
+  classifyPgClientMessage,
+  classifyPostgresError,
+  classifyPostgrestError,
+} from './classify-postgres-error.js';
 import { classifyPrismaError } from './classify-prisma-error.js';
 import { classifyRedisError } from './classify-redis-error.js';
 import {
@@ -18,6 +26,7 @@ import {
   classifySdkNoResponse,
   findEmbeddedHttp,
 } from './classify-sdk-http-error.js';
+import { classifySmtpError } from './classify-smtp-error.js';
 import { classifySqliteError } from './classify-sqlite-error.js';
 import { classifyUndiciError, isFetchFailure } from './classify-undici-error.js';
 import { classifyVendorCodeError } from './classify-vendor-code-error.js';
@@ -35,24 +44,10 @@ const CAUSE_KEYS = [
   'lastNodeError',
   'lastError', // Vercel AI SDK RetryError
   'innerError',
+  'nativeError', // Objection's db-errors
 ] as const;
 
-/**
- * Validation libraries' error names (Zod, Joi, yup, class-validator, Mongoose, AJV wrappers):
- * the input was rejected before any call, so the caller must repair it.
- */
-const VALIDATION_NAMES = new Set(['ValidationError', 'ZodError', 'ValiError', 'CastError', 'ValidatorError']);
 const MAX_CAUSE_DEPTH = 5;
-
-const DB_SYSTEMS = new Set([
-  'postgresql',
-  'mysql',
-  'mariadb',
-  'microsoft.sql_server',
-  'mssql',
-  'redis',
-  'mongodb',
-]);
 
 const classifyResponse: ClassifyResponse = (res) =>
   classifyHttpResponse(res as Parameters<typeof classifyHttpResponse>[0]);
@@ -63,14 +58,19 @@ function classifyTyped(err: unknown, ctx: ClassifyContext | undefined, name: str
     classifyAwsSdkError(err) ??
     classifyPostgresError(err, ctx) ??
     classifyMysqlError(err, ctx) ??
+    classifySmtpError(err) ??
     classifyMssqlError(err, ctx) ??
     classifyMongodbError(err, ctx) ??
+    classifyClickhouseError(err, ctx, name) ??
+    classifyOracleError(err, ctx) ??
+    classifyCassandraError(err, ctx, name) ??
     classifyRedisError(err, ctx, name) ??
     classifyGrpcError(err, ctx) ??
     classifyPrismaError(err, name) ??
     classifySqliteError(err) ??
     classifyKafkaError(err, name) ??
     classifyPgClientMessage(err) ??
+    classifyPostgrestError(err) ??
     classifySdkNoResponse(err, name)
   );
 }
@@ -127,7 +127,9 @@ function fromAggregate(err: unknown, ctx: ClassifyContext | undefined, seen: unk
 
 /**
  * The precedence of the design: typed SDK/driver error → embedded HTTP status (with its headers)
- * → string code allowlist → bare status → (causes) → null, which the caller turns into permanent.
+ * → string code allowlist (Node, undici, vendor codes) → bare status; then what wrappers hold
+ * (causes, AggregateError members), class names, a library's own retry flag; null, which the
+ * caller turns into permanent with raw kept.
  */
 function classifyValue(err: unknown, ctx: ClassifyContext | undefined, seen: unknown[]): Verdict | null {
   if (!isObjectLike(err) || seen.length > MAX_CAUSE_DEPTH) return null;
@@ -153,7 +155,8 @@ function classifyValue(err: unknown, ctx: ClassifyContext | undefined, seen: unk
     return { class: 'transient', code: 'fetch_failed', source: 'http', raw: { name: 'TypeError' } };
   }
 
-  const coded = classifyUndiciError(err) ?? classifyNodeSystemError(err) ?? classifyVendorCodeError(err, name);
+  const coded =
+    classifyUndiciError(err) ?? classifyNodeSystemError(err) ?? classifyVendorCodeError(err, name);
   if (coded !== null) return coded;
 
   const aggregate = fromAggregate(err, ctx, seen);
@@ -167,10 +170,7 @@ function classifyValue(err: unknown, ctx: ClassifyContext | undefined, seen: unk
       return { class: cls, code, source: 'http', retryable, retryAfter, raw: {}, http: env };
     }
   }
-  if (VALIDATION_NAMES.has(name)) {
-    return { class: 'validation', code: name, source: 'unknown', raw: { name } };
-  }
-  return fromCauses(err, ctx, seen) ?? fromRetryFlag(err, name);
+  return fromCauses(err, ctx, seen) ?? classifyNamedError(name) ?? fromRetryFlag(err, name);
 }
 
 /**
@@ -185,8 +185,9 @@ function fromRetryFlag(err: unknown, name: string): Verdict | null {
 
 function sourceFor(verdict: Verdict, ctx: ClassifyContext | undefined): string {
   if (ctx?.source) return ctx.source;
-  // A socket error met by a database client is the database's failure to the on-call reader.
-  if (verdict.source === 'network' && ctx?.system && DB_SYSTEMS.has(ctx.system)) return 'db';
+  // ctx.system is a db.system.name: a socket error met by a database client is the database's
+  // failure to the on-call reader.
+  if (ctx?.system && (verdict.source === 'network' || verdict.source === 'unknown')) return 'db';
   return verdict.source;
 }
 
@@ -227,7 +228,7 @@ function toEnvelope(err: unknown, ctx: ClassifyContext | undefined, verdict: Ver
     const code = readCode(err) ?? (isObjectLike(err) ? unknown.name : 'unknown');
     return createEnvelope({
       class: 'permanent',
-      source: ctx?.source || (ctx?.system && DB_SYSTEMS.has(ctx.system) ? 'db' : 'unknown'),
+      source: ctx?.source || (ctx?.system ? 'db' : 'unknown'),
       code,
       message: unknown.message,
       correlationId: ctx?.correlationId,
@@ -261,14 +262,16 @@ export function classifyError(err: unknown, ctx?: ClassifyContext): Envelope {
 
 /** Reached only if a classifier has a bug: still a valid envelope, never a second failure. */
 function lastResort(ctx: ClassifyContext | undefined): Envelope {
+  const source = read(ctx, 'source');
+  const correlationId = read(ctx, 'correlationId');
   return {
     class: 'permanent',
-    source: typeof ctx?.source === 'string' && ctx.source ? ctx.source : 'unknown',
+    source: typeof source === 'string' && source ? source : 'unknown',
     code: 'unclassifiable',
     message: 'The thrown value could not be inspected',
     retryable: false,
     retry_after: null,
-    correlation_id: typeof ctx?.correlationId === 'string' ? ctx.correlationId : '',
+    correlation_id: typeof correlationId === 'string' ? correlationId : '',
     raw: null,
   };
 }

@@ -86,6 +86,29 @@ const BY_MESSAGE: Record<string, [ErrorClass, string]> = {
   'Cannot use a pool after calling end on the pool': ['permanent', 'POOL_ENDED'],
 };
 
+/**
+ * PostgREST's own codes (supabase-js PostgrestError), https://docs.postgrest.org/en/stable/references/errors.html:
+ * PGRST0xx connection, PGRST1xx request, PGRST2xx schema cache, PGRST3xx JWT.
+ */
+function postgrestClass(code: string): ErrorClass {
+  if (code === 'PGRST116') return 'permanent'; // .single() found no row (or several)
+  if (code.startsWith('PGRST0') || code === 'PGRSTX00') return 'transient';
+  if (code.startsWith('PGRST1')) return 'validation';
+  if (code.startsWith('PGRST30') && code !== 'PGRST300') return 'authentication';
+  return 'permanent';
+}
+
+export function classifyPostgrestError(err: unknown): Verdict | null {
+  const code = readCode(err);
+  if (code === undefined || !code.startsWith('PGRST')) return null;
+  return {
+    class: postgrestClass(code),
+    code,
+    source: 'db',
+    raw: pick(err, ['name', 'code', 'details', 'hint']),
+  };
+}
+
 /** pg's connection-level failures, recognised by their exact text. */
 export function classifyPgClientMessage(err: unknown): Verdict | null {
   const message = readString(err, 'message');

@@ -203,11 +203,26 @@ export function findEmbeddedHttp(
     const embedded = fromResponse(response, fallbackSource);
     if (embedded !== null) return embedded;
   }
+  // Speakeasy-generated SDKs (Mistral, Clerk, Vercel…): SDKError { statusCode, body, rawResponse }.
+  const rawResponse = read(err, 'rawResponse');
+  if (rawResponse !== undefined && rawResponse !== null) {
+    const embedded = fromResponse(rawResponse, 'sdk');
+    if (embedded !== null) {
+      if (embedded.body === undefined) embedded.body = read(err, 'body');
+      return embedded;
+    }
+  }
   // tRPC TRPCClientError: data { code: 'TOO_MANY_REQUESTS', httpStatus: 429 }.
   const data = read(err, 'data');
   const httpStatus = readHttpStatus(data, 'httpStatus');
   if (httpStatus !== undefined) {
-    return { status: httpStatus, headers: undefined, body: undefined, vendorCode: readString(data, 'code'), source: fallbackSource };
+    return {
+      status: httpStatus,
+      headers: undefined,
+      body: undefined,
+      vendorCode: readString(data, 'code'),
+      source: fallbackSource,
+    };
   }
   // @elastic/elasticsearch ResponseError keeps the response in `meta`.
   const meta = read(err, 'meta');

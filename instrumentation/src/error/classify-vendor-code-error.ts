@@ -19,6 +19,25 @@ const FIREBASE_AUTH: Record<string, ErrorClass> = {
   'quota-exceeded': 'permanent',
 };
 
+/** Firebase Cloud Messaging: its "quota-exceeded" is a per-target send rate, not a bill. */
+const FIREBASE_MESSAGING: Record<string, ErrorClass> = {
+  'quota-exceeded': 'rate_limit',
+  'message-rate-exceeded': 'rate_limit',
+  'device-message-rate-exceeded': 'rate_limit',
+  'topics-message-rate-exceeded': 'rate_limit',
+  'server-unavailable': 'transient',
+  'internal-error': 'transient',
+  'unknown-error': 'transient',
+  'invalid-argument': 'validation',
+  'invalid-payload': 'validation',
+  'payload-size-limit-exceeded': 'validation',
+  'registration-token-not-registered': 'permanent',
+  'invalid-registration-token': 'validation',
+  'mismatched-credential': 'authentication',
+  'authentication-error': 'authentication',
+  'third-party-auth-error': 'authentication',
+};
+
 function meaningOf(code: string): ErrorClass | typeof QUOTA | undefined {
   const direct = vendorMeaning(code);
   if (direct !== undefined) return direct;
@@ -27,6 +46,7 @@ function meaningOf(code: string): ErrorClass | typeof QUOTA | undefined {
   const service = code.slice(0, slash);
   const rest = code.slice(slash + 1);
   if (service === 'auth') return FIREBASE_AUTH[rest] ?? 'authentication';
+  if (service === 'messaging') return FIREBASE_MESSAGING[rest] ?? vendorMeaning(rest);
   return vendorMeaning(rest);
 }
 

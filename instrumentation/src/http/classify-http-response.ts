@@ -1,5 +1,5 @@
-import { buildEnvelope } from '../envelope.js';
-import { boundedText, toRaw } from '../raw.js';
+import { buildEnvelope, MAX_MESSAGE_CHARS } from '../envelope.js';
+import { boundedText, type KnownText, RAW_LIMITS, redactedHead, toRaw, truncate } from '../raw.js';
 import type { ClassifyContext, Envelope, ErrorClass, HttpResponseLike } from '../types.js';
 import { HeaderReader, retryAfterFrom } from './headers.js';
 import { rawHeaders } from './http-raw.js';
@@ -78,7 +78,12 @@ export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyCo
   const s = sig as Signal;
   let cls: ErrorClass | undefined = s.cls;
   if (cls === undefined && (status === 403 || status === 400 || !failing)) {
-    if (rateLimitExhausted(h) || (s.message !== undefined && mentionsRateLimit(s.message)))
+    // A 403 carrying Retry-After is GitHub's secondary rate limit even when the body says nothing.
+    if (
+      rateLimitExhausted(h) ||
+      (s.message !== undefined && mentionsRateLimit(s.message)) ||
+      (status === 403 && h.get('retry-after') !== undefined)
+    )
       cls = 'rate_limit';
   }
   if (cls === undefined) {
@@ -103,11 +108,16 @@ export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyCo
     if (retryAfter === null && cls === 'rate_limit') retryAfter = rateLimitResetSeconds(h, nowMs);
   }
 
-  // raw is assembled from parts that are already safe: a number, the redacted header allowlist,
-  // and the body through toRaw, so the envelope does not walk them a second time.
+  // The message usually also sits in the body: redact it once and let the raw copy reuse it.
+  // raw is assembled from parts that are already safe (a number, the redacted header allowlist,
+  // the body through toRaw), so the envelope does not walk them a second time.
+  const known: KnownText | undefined =
+    s.message === undefined
+      ? undefined
+      : { text: s.message, redacted: redactedHead(s.message, RAW_LIMITS.maxStringChars) };
   const body =
     view.json !== undefined
-      ? toRaw(view.json)
+      ? toRaw(view.json, known)
       : view.text !== undefined
         ? boundedText(view.text, 2048)
         : null;
@@ -116,12 +126,12 @@ export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyCo
       class: cls,
       source: ctx?.source ?? 'http',
       code: s.code ?? String(status),
-      message: s.message ?? statusMessage(status),
+      message: known ? truncate(known.redacted, MAX_MESSAGE_CHARS) : statusMessage(status),
       retryable,
       retryAfter,
       correlationId: ctx?.correlationId ?? '',
     },
     { status, headers: rawHeaders(h), body },
-    s.message === undefined,
+    true,
   );
 }

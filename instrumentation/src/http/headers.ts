@@ -4,6 +4,8 @@
  * arrays that Node `rawHeaders` and undici's diagnostics channel carry (strings or Buffers).
  */
 
+import { isRelevantHeader } from './relevant-headers.js';
+
 type HeaderValue = string | string[] | number | undefined | null;
 
 function valueToString(value: unknown): string | undefined {
@@ -30,10 +32,16 @@ function nameToString(name: unknown): string | undefined {
   return undefined;
 }
 
-function add(out: Record<string, string>, name: unknown, value: unknown): void {
+function add(
+  out: Record<string, string>,
+  name: unknown,
+  value: unknown,
+  only?: (name: string) => boolean,
+): void {
   const key = nameToString(name);
+  if (key === undefined || (only !== undefined && !only(key))) return;
   const v = valueToString(value);
-  if (key === undefined || v === undefined) return;
+  if (v === undefined) return;
   out[key] = key in out ? `${out[key]}, ${v}` : v;
 }
 
@@ -49,26 +57,34 @@ function isIterableHeaders(h: object): h is { forEach: (cb: (value: string, key:
  * Never throws: anything unreadable yields `{}` or the entries read so far.
  */
 export function normalizeHeaders(headers: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
+  return collectHeaders(headers, {});
+}
+
+/** normalizeHeaders into `out`, optionally keeping only the names `only` accepts. */
+function collectHeaders(
+  headers: unknown,
+  out: Record<string, string>,
+  only?: (name: string) => boolean,
+): Record<string, string> {
   if (headers == null || typeof headers !== 'object') return out;
   try {
     if (Array.isArray(headers)) {
       if (headers.length > 0 && !Array.isArray(headers[0])) {
-        for (let i = 0; i + 1 < headers.length; i += 2) add(out, headers[i], headers[i + 1]);
+        for (let i = 0; i + 1 < headers.length; i += 2) add(out, headers[i], headers[i + 1], only);
       } else {
-        for (const pair of headers) if (Array.isArray(pair)) add(out, pair[0], pair[1]);
+        for (const pair of headers) if (Array.isArray(pair)) add(out, pair[0], pair[1], only);
       }
       return out;
     }
     if (headers instanceof Map || isIterableHeaders(headers)) {
       (headers as Map<unknown, unknown>).forEach((value, key) => {
-        add(out, key, value);
+        add(out, key, value, only);
       });
       return out;
     }
     for (const key of Object.keys(headers)) {
       try {
-        add(out, key, (headers as Record<string, HeaderValue>)[key]);
+        add(out, key, (headers as Record<string, HeaderValue>)[key], only);
       } catch {
         // one unreadable header must not cost the others
       }
@@ -80,61 +96,32 @@ export function normalizeHeaders(headers: unknown): Record<string, string> {
 }
 
 /**
- * Lazy, case-insensitive lookups for the classifier's hot path: a lower-case plain object (what
- * Node and most callers hand over) is read directly; other shapes normalize once, on first need.
+ * Case-insensitive lookups for the classifier's hot path. One pass over the caller's headers,
+ * on first need, keeps only the names the classifier reads or raw stores (retry, rate-limit,
+ * vendor error and request-id headers), so every later lookup is a read of a tiny object and
+ * unrelated headers (cookies included) are never copied.
  */
 export class HeaderReader {
-  private normalized: Record<string, string> | undefined;
-  private direct: Record<string, HeaderValue> | undefined;
+  private picked: Record<string, string> | undefined;
 
-  constructor(private readonly source: unknown) {
-    if (source != null && typeof source === 'object' && !Array.isArray(source) && isPlainObject(source)) {
-      this.direct = source as Record<string, HeaderValue>;
-    }
-  }
+  constructor(private readonly source: unknown) {}
 
-  /** `name` must be lower-case. */
+  /** `name` must be lower-case and one isRelevantHeader accepts. */
   get(name: string): string | undefined {
-    if (this.direct !== undefined) {
-      const v = this.direct[name];
-      if (typeof v === 'string') return v;
-      if (v !== undefined) return valueToString(v);
-      if (this.directIsLowerCase()) return undefined;
+    return this.relevant()[name];
+  }
+
+  /** The relevant headers, lower-case names, multiple values joined with `, `. */
+  relevant(): Readonly<Record<string, string>> {
+    if (this.picked === undefined) {
+      this.picked =
+        this.source == null ? EMPTY : collectHeaders(this.source, Object.create(null), isRelevantHeader);
     }
-    return this.all()[name];
-  }
-
-  /** The caller's own object when it is plain and already lower-case: read without copying. */
-  lowerCaseSource(): Readonly<Record<string, unknown>> | undefined {
-    return this.direct !== undefined && this.directIsLowerCase() ? this.direct : undefined;
-  }
-
-  all(): Record<string, string> {
-    if (this.normalized === undefined) this.normalized = normalizeHeaders(this.source);
-    return this.normalized;
-  }
-
-  private lowerChecked: boolean | undefined;
-
-  /** Whether every key of the plain object is already lower-case, so a miss is a real miss. */
-  private directIsLowerCase(): boolean {
-    if (this.lowerChecked === undefined) {
-      this.lowerChecked = true;
-      for (const key of Object.keys(this.direct ?? {})) {
-        if (key !== key.toLowerCase()) {
-          this.lowerChecked = false;
-          break;
-        }
-      }
-    }
-    return this.lowerChecked;
+    return this.picked;
   }
 }
 
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+const EMPTY: Record<string, string> = Object.freeze(Object.create(null));
 
 /** Parses a non-negative decimal number without a regex; `undefined` when `text` is not one. */
 export function parseSeconds(text: string): number | undefined {

@@ -30,6 +30,19 @@ function jsonRpc(sig: Signal, err: Obj): void {
   else if (code === -32601 || code === -32001 || code === -32004 || code === -32006) sig.cls = 'permanent';
 }
 
+/**
+ * MCP `tools/call` results with `isError: true`: a failure inside a JSON-RPC success. The text is
+ * free-form tool output, not a typed code, so it is reported but not mined for a class.
+ */
+function mcpToolError(sig: Signal, result: Obj): void {
+  sig.failure = true;
+  sig.cls = 'permanent';
+  const first = Array.isArray(result.content)
+    ? result.content.find((c) => isObj(c) && c.type === 'text')
+    : undefined;
+  sig.message = isObj(first) ? asText(first.text) : undefined;
+}
+
 /** GraphQL `errors[]` (Apollo `extensions.code`, GitHub `type`, AppSync `errorType`) and REST error lists. */
 function errorList(sig: Signal, o: Obj, errors: unknown[]): void {
   sig.failure = true;
@@ -52,6 +65,7 @@ function errorList(sig: Signal, o: Obj, errors: unknown[]): void {
         (fieldLevel ? undefined : (asCode(e.code) ?? asCode(e.reason))),
     );
     applyCode(sig, asCode(e.category), false); // Square: RATE_LIMIT_ERROR, AUTHENTICATION_ERROR
+    if (ext !== undefined) sig.retryAfter ??= asSeconds(ext.retryAfter ?? ext.retry_after);
     if (sig.message === undefined) sig.message = asText(e.message) ?? asText(e.detail) ?? asText(e.title);
   }
   if (sig.cls === 'rate_limit') sig.retryAfter ??= shopifyWait(o);
@@ -174,6 +188,10 @@ export function jsonBodySignal(body: unknown, status: number): Signal | undefine
     jsonRpc(sig, err);
     return sig;
   }
+  if (o.jsonrpc !== undefined && isObj(o.result) && o.result.isError === true) {
+    mcpToolError(sig, o.result);
+    return sig;
+  }
   if (o.ok === false) {
     sig.failure = true;
     const code = asCode(err);
@@ -212,7 +230,9 @@ export function jsonBodySignal(body: unknown, status: number): Signal | undefine
     asText(o.error_message) ??
     asText(o.errorMessage) ??
     asText(o.msg) ??
-    asText(o.description);
+    asText(o.description) ??
+    asText(o.errorSummary) ?? // Okta
+    (Array.isArray(o.errorMessages) ? asText(o.errorMessages[0]) : undefined); // Jira
   if (o.success === false || (typeof o.status === 'string' && FAILED_STATUS.has(o.status)))
     sig.failure = true;
   if (typeof o.retryable === 'boolean') sig.retryable = o.retryable;

@@ -106,7 +106,8 @@ export class BoundedBatchProcessor implements SpanProcessor {
       context.with(suppressTracing(context.active()), () => {
         exporter.export(batch, (result) => {
           clearTimeout(timeout);
-          if (result.code !== ExportResultCode.SUCCESS) diag.warn('faultline: span export failed', result.error);
+          if (result.code !== ExportResultCode.SUCCESS)
+            diag.warn('faultline: span export failed', result.error);
           resolve();
         });
       });

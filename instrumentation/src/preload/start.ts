@@ -1,7 +1,7 @@
 import module from 'node:module';
 import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
 import { CompositePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import {
   detectResources,
   envDetector,
@@ -54,9 +54,13 @@ export function start(options: StartOptions = {}): void {
     if (config.debug) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.DEBUG);
     for (const w of warnings) warnOnce(w);
     if (config.disabled) return;
-    registerEsmHooks();
-
     const state = createPreloadState(config);
+    // Channel subscribers go first so they run while the instrumentations' spans are still open
+    // (instrumentations subscribe when constructed).
+    const cleanups = [subscribeUndiciErrors(), subscribeDriverErrors()];
+    const instrumentations = createInstrumentations(state);
+    registerEsmHooks(instrumentations);
+
     const batch = new BoundedBatchProcessor(
       createExporter(config),
       createExporter(config, EXIT_EXPORT_TIMEOUT_MS),
@@ -75,11 +79,8 @@ export function start(options: StartOptions = {}): void {
         propagators: [new W3CTraceContextPropagator(), new CorrelationPropagator()],
       }),
     });
-
-    // Channel subscribers go first so they run while the instrumentations' spans are still open.
-    const cleanups = [subscribeUndiciErrors(), subscribeDriverErrors()];
     cleanups.push(
-      registerInstrumentations({ instrumentations: createInstrumentations(state), tracerProvider: provider }),
+      registerInstrumentations({ instrumentations, tracerProvider: provider }),
       installFetchWrapper(state, provider.getTracer(TRACER_NAME)),
     );
     let flushedAt = 0;
@@ -103,14 +104,38 @@ export function shutdown(): Promise<void> {
   return current.stopped;
 }
 
-
 /**
- * ESM `import pg from 'pg'` and `import http from 'node:http'` are only patchable through
- * import-in-the-middle's loader hook, which must be registered before the application loads.
+ * ESM `import pg from 'pg'` is only patchable through import-in-the-middle's loader hook, which
+ * must be registered before the application loads. The hook is limited to the npm modules the
+ * instrumentations patch: wrapping every ESM module of the application costs each of them.
+ * Builtins (node:http) stay out of it: requiring them here lets require-in-the-middle patch the
+ * one module object that ESM `import http from 'node:http'` also receives, and
+ * syncBuiltinESMExports() carries the patch to named imports (`import { request } …`).
  */
-function registerEsmHooks(): void {
-  if (typeof module.register !== 'function') return;
-  safely('module.register', () =>
-    module.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url),
+function registerEsmHooks(instrumentations: Instrumentation[]): void {
+  // InstrumentationBase exposes its module definitions; the Instrumentation interface does not.
+  const names = instrumentations.flatMap(
+    (i) => (i as Partial<ModuleDefinitions>).getModuleDefinitions?.().map((d) => d.name) ?? [],
   );
+  const builtins = names.filter((n) => module.isBuiltin(n));
+  safely('builtin patch', () => {
+    const load = module.createRequire(import.meta.url);
+    for (const name of builtins) load(name);
+    module.syncBuiltinESMExports();
+  });
+  if (typeof module.register !== 'function') return;
+  const packages = names.filter((n) => !module.isBuiltin(n));
+  const include: (string | RegExp)[] = [...packages];
+  for (const name of packages) include.push(new RegExp(`/node_modules/${escapeRegExp(name)}/`));
+  safely('module.register', () =>
+    module.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } }),
+  );
+}
+
+interface ModuleDefinitions {
+  getModuleDefinitions(): { name: string }[];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -4,12 +4,14 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyError, classifyHttpResponse } from '../../src/index.js';
-import type { ClassifyContext, Envelope } from '../../src/types.js';
+import type { ClassifyContext, Envelope, HttpResponseLike } from '../../src/types.js';
 import type { ErrorCase, Expected, HttpCase, RetryAfterRange } from './corpus-case.js';
 import { awsSdkCases } from './errors/aws-sdk-cases.js';
 import { httpClientCases } from './errors/http-client-cases.js';
+import { mongodbCases } from './errors/mongodb-cases.js';
+import { moreDatastoreCases } from './errors/more-datastore-cases.js';
 import { moreDriverCases } from './errors/more-driver-cases.js';
-import { mssqlRedisMongoCases } from './errors/mssql-redis-mongo-cases.js';
+import { mssqlCases } from './errors/mssql-cases.js';
 import { networkRpcCases } from './errors/network-rpc-cases.js';
 import { ormWrapperCases } from './errors/orm-wrapper-cases.js';
 import { postgresMysqlCases } from './errors/postgres-mysql-cases.js';
@@ -17,6 +19,7 @@ import { realDbCases } from './errors/real-db-cases.js';
 import { stopDynamoServer } from './errors/real-dynamodb.js';
 import { stopGrpcServer } from './errors/real-grpc.js';
 import { realSocketCases } from './errors/real-socket-cases.js';
+import { redisCases } from './errors/redis-cases.js';
 import { vendorSdkCases } from './errors/vendor-sdk-cases.js';
 import { hostileInputs } from './hostile-inputs.js';
 import { aiPaymentsCases } from './http/ai-payments-cases.js';
@@ -40,7 +43,9 @@ const httpCases: HttpCase[] = [
 ];
 const errorCases: ErrorCase[] = [
   ...postgresMysqlCases,
-  ...mssqlRedisMongoCases,
+  ...mssqlCases,
+  ...redisCases,
+  ...mongodbCases,
   ...networkRpcCases,
   ...awsSdkCases,
   ...vendorSdkCases,
@@ -49,6 +54,7 @@ const errorCases: ErrorCase[] = [
   ...moreDriverCases,
   ...httpClientCases,
   ...realSocketCases,
+  ...moreDatastoreCases,
 ];
 
 const FIELDS = ['class', 'code', 'correlation_id', 'message', 'raw', 'retry_after', 'retryable', 'source'];
@@ -154,6 +160,13 @@ describe('classifyError corpus', () => {
     assertExpected(env, c.expected);
     assertInvariants(env, correlationId, c.ctx);
     assertNoSecrets(env, c.secrets);
+  });
+});
+
+describe('classifyHttpResponse rejects a malformed status with a clear error', () => {
+  it.each([0, 99, 1000, Number.NaN, 200.5, '503', undefined])('status %s', (status) => {
+    const bad = { status } as unknown as HttpResponseLike;
+    expect(() => classifyHttpResponse(bad)).toThrow(/status/i);
   });
 });
 

@@ -66,6 +66,20 @@ describe('classifyError: hostile and odd inputs never throw', () => {
     expect(env.correlation_id).toBe('req-1');
   });
 
+  it('survives a hostile ctx (a Proxy whose traps throw)', () => {
+    const ctx = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('ctx trap');
+        },
+      },
+    );
+    const env = classifyError(new Error('x'), ctx);
+    expectValidEnvelope(env);
+    expect(env.class).toBe('permanent');
+  });
+
   it('keeps a frozen error classifiable', () => {
     const frozen = Object.freeze(Object.assign(new Error('reset'), { code: 'ECONNRESET' }));
     expect(classifyError(frozen)).toMatchObject({ class: 'transient', code: 'ECONNRESET' });

@@ -169,4 +169,27 @@ export const awsSdkCases: ErrorCase[] = [
       note: 'The SDK keeps the raw response headers in $response; a Retry-After there is the server naming the wait.',
     },
   ),
+  ddb(
+    'html-503-from-load-balancer',
+    {
+      status: 503,
+      type: '',
+      message: '',
+      headers: { 'content-type': 'text/html', 'retry-after': '3' },
+      rawBody: '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>',
+    },
+    { class: 'transient', retryable: true, retry_after: 3 },
+    {
+      note: 'The SDK cannot parse the HTML and throws a SyntaxError ("Deserialization error") carrying $metadata.httpStatusCode 503 and a hidden $response.',
+    },
+  ),
+  ddb(
+    'serialization-exception',
+    {
+      status: 400,
+      type: 'com.amazon.coral.service#SerializationException',
+      message: 'Start of structure or map found where not expected.',
+    },
+    { class: 'validation', code: 'SerializationException', ...NO },
+  ),
 ];

@@ -16,6 +16,8 @@ export interface DynamoFault {
   type: string;
   message: string;
   headers?: Record<string, string>;
+  /** Sent verbatim instead of the JSON error body (a load balancer's HTML page, say). */
+  rawBody?: string;
 }
 
 let started: Promise<{ server: http.Server; port: number }> | undefined;
@@ -40,7 +42,7 @@ function start(): Promise<{ server: http.Server; port: number }> {
           'x-amzn-requestid': `H6CORPUS${table.toUpperCase().replace(/[^A-Z0-9]/g, '')}`,
           ...fault.headers,
         });
-        res.end(JSON.stringify({ __type: fault.type, message: fault.message }));
+        res.end(fault.rawBody ?? JSON.stringify({ __type: fault.type, message: fault.message }));
       });
     });
     server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port }));

@@ -47,6 +47,15 @@ async function prematureClose(): Promise<unknown> {
   throw new Error('expected a premature close');
 }
 
+async function fetchWithUrlCredentials(password: string): Promise<unknown> {
+  try {
+    await fetch(`http://svc:${password}@127.0.0.1:1/orders`);
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected fetch to refuse a URL with credentials');
+}
+
 /** TLS, DNS and stream failures as Node really raises them. */
 export const realSocketCases: ErrorCase[] = [
   {
@@ -73,5 +82,13 @@ export const realSocketCases: ErrorCase[] = [
     origin: `${NODE}: stream.finished on a destroyed Readable → ERR_STREAM_PREMATURE_CLOSE (how got/undici bodies end early)`,
     build: () => prematureClose(),
     expected: { class: 'transient', code: 'ERR_STREAM_PREMATURE_CLOSE', retryable: true },
+  },
+  {
+    id: 'fetch-url-with-credentials-real',
+    origin: `${NODE}: fetch("http://user:pass@host") → TypeError whose message repeats the URL, password included`,
+    note: 'A programming error with no typed signal: permanent. The password in the message must be redacted.',
+    secrets: ['h6FetchUrlPa55'],
+    build: () => fetchWithUrlCredentials('h6FetchUrlPa55'),
+    expected: { class: 'permanent', retryable: false, retry_after: null },
   },
 ];

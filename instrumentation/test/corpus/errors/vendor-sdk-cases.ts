@@ -15,7 +15,9 @@ import {
   StripeAuthenticationError,
   StripeCardError,
   StripeConnectionError,
+  StripeInvalidGrantError,
   StripeInvalidRequestError,
+  StripePermissionError,
   StripeRateLimitError,
   slackHttpError,
   slackPlatformError,
@@ -630,5 +632,108 @@ export const vendorSdkCases: ErrorCase[] = [
         new Headers({ 'retry-after': '30' }),
       ),
     expected: { class: 'permanent', retryable: false, retry_after: null },
+  },
+  {
+    id: 'stripe-sdk-permission-error-403',
+    origin: `${STRIPE} (403 → StripePermissionError)`,
+    build: () =>
+      stripeResponseError(
+        StripePermissionError,
+        403,
+        { 'request-id': 'req_g' },
+        {
+          type: 'invalid_request_error',
+          message:
+            "The provided key 'rk_live_****1234' does not have the required permissions for this endpoint.",
+        },
+      ),
+    expected: { class: 'authentication', ...NO },
+  },
+  {
+    id: 'stripe-sdk-invalid-grant',
+    origin: `${STRIPE} (invalid_grant → StripeInvalidGrantError: OAuth code expired or already used)`,
+    build: () =>
+      stripeResponseError(
+        StripeInvalidGrantError,
+        400,
+        { 'request-id': 'req_h' },
+        {
+          type: 'invalid_grant',
+          message: 'Authorization code does not exist: ac_123456789',
+        },
+      ),
+    expected: { class: 'authentication', ...NO },
+  },
+  {
+    id: 'openai-sdk-retry-after-http-date',
+    origin: `${OPENAI}; RFC 9110 Retry-After HTTP-date`,
+    build: () =>
+      new openai.RateLimitError(
+        429,
+        {
+          message: 'Rate limit reached for requests',
+          type: 'requests',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
+        undefined,
+        new Headers({ 'retry-after': new Date(Date.now() + 20_000).toUTCString() }),
+      ),
+    expected: { class: 'rate_limit', retryable: true, retry_after: { min: 17, max: 21 } },
+  },
+  {
+    id: 'stripe-sdk-429-should-retry-false',
+    origin: `${STRIPE}; https://docs.stripe.com/error-low-level#idempotency (Stripe-Should-Retry: false wins over 429)`,
+    build: () =>
+      stripeResponseError(
+        StripeRateLimitError,
+        429,
+        { 'request-id': 'req_i', 'stripe-should-retry': 'false' },
+        {
+          type: 'invalid_request_error',
+          code: 'rate_limit',
+          message: 'Too many requests hit the API too quickly.',
+        },
+      ),
+    expected: { class: 'rate_limit', retryable: false, retry_after: null },
+  },
+  {
+    id: 'azure-rest-error-cosmos-x-ms-retry-after-ms',
+    origin: `${AZURE}; @azure/core-rest-pipeline throttlingRetryStrategy (x-ms-retry-after-ms)`,
+    build: () =>
+      new AzureRestError('Request rate is large.', {
+        code: 'TooManyRequests',
+        statusCode: 429,
+        response: {
+          status: 429,
+          headers: new AzureHttpHeaders({ 'x-ms-retry-after-ms': '1500', 'x-ms-substatus': '3200' }),
+        },
+      }),
+    expected: { class: 'rate_limit', retryable: true, retry_after: 1.5 },
+  },
+  {
+    id: 'gaxios-429-retry-after-headers-instance',
+    origin: `${GAXIOS} (response.headers is a fetch Headers)`,
+    build: () => {
+      const data = { error: { code: 429, message: 'Quota exceeded', status: 'RESOURCE_EXHAUSTED' } };
+      const response = {
+        status: 429,
+        statusText: 'Too Many Requests',
+        headers: new Headers({ 'retry-after': '11' }),
+        data,
+        config: {},
+      };
+      const cause = Object.assign(
+        { message: 'Quota exceeded', code: 429, status: 'Too Many Requests' },
+        data.error,
+      );
+      return new GaxiosError(
+        cause.message,
+        { url: new URL('https://sheets.googleapis.com/v4/spreadsheets/x') },
+        response,
+        cause,
+      );
+    },
+    expected: { class: 'rate_limit', retryable: true, retry_after: 11 },
   },
 ];

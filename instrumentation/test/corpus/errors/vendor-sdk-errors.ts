@@ -130,6 +130,8 @@ export class StripeInvalidRequestError extends StripeError {}
 export class StripeAPIError extends StripeError {}
 export class StripeAuthenticationError extends StripeError {}
 export class StripeRateLimitError extends StripeError {}
+export class StripePermissionError extends StripeError {}
+export class StripeInvalidGrantError extends StripeError {}
 export class StripeIdempotencyError extends StripeError {}
 export class StripeConnectionError extends StripeError {}
 

@@ -268,4 +268,31 @@ export const githubSlackCases: HttpCase[] = [
     },
     expected: null,
   },
+  {
+    id: 'github-retry-after-beats-ratelimit-reset',
+    origin: `${GH_DOCS} ("If the retry-after response header is present, you should not retry until after that many seconds … Otherwise … x-ratelimit-reset")`,
+    input: () => ({
+      status: 403,
+      headers: {
+        'retry-after': '60',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(nowSeconds() + 3600),
+      },
+      body: {
+        message: 'You have exceeded a secondary rate limit.',
+        documentation_url: 'https://docs.github.com/rest',
+      },
+    }),
+    expected: { class: 'rate_limit', retryable: true, retry_after: 60 },
+  },
+  {
+    id: 'github-ratelimit-reset-in-the-past',
+    origin: `${GH_DOCS}; issue 2 ("a past value falls back to null")`,
+    input: () => ({
+      status: 429,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(nowSeconds() - 600) },
+      body: { message: 'API rate limit exceeded' },
+    }),
+    expected: { class: 'rate_limit', retryable: true, retry_after: null },
+  },
 ];

@@ -371,4 +371,23 @@ export const protocolCases: HttpCase[] = [
     },
     expected: { class: 'validation', retryable: false, retry_after: null },
   },
+  {
+    id: 'mcp-tool-result-is-error-200',
+    origin:
+      'Model Context Protocol spec, https://modelcontextprotocol.io/specification/2025-06-18/server/tools#error-handling (tools/call result isError: true inside a JSON-RPC success)',
+    note: 'A silent failure: HTTP 200, JSON-RPC success, but the tool says it failed. Nothing typed says why: permanent.',
+    input: {
+      status: 200,
+      headers: { 'content-type': 'application/json', 'mcp-session-id': 'sess-1' },
+      body: {
+        jsonrpc: '2.0',
+        id: 3,
+        result: {
+          content: [{ type: 'text', text: 'Failed to fetch weather data: API rate limit exceeded' }],
+          isError: true,
+        },
+      },
+    },
+    expected: { class: 'permanent', retryable: false, retry_after: null },
+  },
 ];
