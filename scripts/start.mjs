@@ -1,8 +1,10 @@
 // `npm start`: the collector (OTLP/HTTP) and the dashboard (Next.js) in one process over one Store.
 // One process because an embedded chDB data directory can be opened by one process only: the
 // receiver writes and the pages read through the same engine, kept on globalThis by openStore().
+// Against a ClickHouse server (FAULTLINE_CLICKHOUSE_URL) the two halves can also run apart, each
+// with `--only`, since the server, not a local directory, is then what they share.
 //
-//   npm start [-- --port 3000 --otlp-port 4318 --host 127.0.0.1]
+//   npm start [-- --port 3000 --otlp-port 4318 --host 127.0.0.1 --only collector|dashboard]
 //   env: PORT / FAULTLINE_DASHBOARD_PORT, FAULTLINE_OTLP_PORT, FAULTLINE_DASHBOARD_HOST,
 //        FAULTLINE_DATA_DIR or FAULTLINE_CLICKHOUSE_URL (see collector), FAULTLINE_SLO_TARGET.
 // Port 0 picks a free port; the chosen URLs are printed as `faultline: dashboard <url>` and
@@ -12,6 +14,22 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const root = resolve(import.meta.dirname, '..');
+const PARTS = ['collector', 'dashboard'];
+
+const USAGE = `Usage: npm start -- [options]
+
+Runs the OTLP/HTTP collector and the dashboard in one process (default), or one of them.
+
+Options:
+  --port <n>              dashboard port (PORT / FAULTLINE_DASHBOARD_PORT, default 3000; 0 = any free port)
+  --otlp-port <n>         OTLP/HTTP port (FAULTLINE_OTLP_PORT, default 4318; 0 = any free port)
+  --host <addr>           dashboard address (FAULTLINE_DASHBOARD_HOST, default 127.0.0.1)
+  --clickhouse-url <url>  a ClickHouse server's HTTP URL instead of embedded chDB
+                          (FAULTLINE_CLICKHOUSE_URL; _USER, _PASSWORD, _DATABASE from the environment)
+  --only <part>           run only the collector or only the dashboard. Needs a ClickHouse server:
+                          an embedded data directory (FAULTLINE_DATA_DIR) opens in one process only.
+  -h, --help              show this help
+`;
 
 function fail(message) {
   console.error(`faultline start: ${message}`);
@@ -33,18 +51,32 @@ try {
       port: { type: 'string' },
       'otlp-port': { type: 'string' },
       host: { type: 'string' },
+      'clickhouse-url': { type: 'string' },
+      only: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values;
 } catch (err) {
-  fail(`${err.message}. Usage: npm start -- [--port 3000] [--otlp-port 4318] [--host 127.0.0.1]`);
+  fail(`${err.message}. Run \`npm start -- --help\` for the options.`);
 }
 if (args.help) {
-  console.log('Usage: npm start -- [--port 3000] [--otlp-port 4318] [--host 127.0.0.1]');
+  process.stdout.write(USAGE);
   process.exit(0);
 }
 
 const env = process.env;
+if (args['clickhouse-url'] !== undefined) env.FAULTLINE_CLICKHOUSE_URL = args['clickhouse-url'];
+const only = args.only;
+if (only !== undefined && !PARTS.includes(only))
+  fail(`--only ${only} is not a part: give --only collector or --only dashboard (or omit it to run both).`);
+if (only !== undefined && !env.FAULTLINE_CLICKHOUSE_URL)
+  fail(
+    `--only ${only} needs a ClickHouse server the other half can reach too: set FAULTLINE_CLICKHOUSE_URL ` +
+      '(or --clickhouse-url). An embedded data directory opens in one process only, so over embedded ' +
+      'chDB run both halves together with plain `npm start`.',
+  );
+const runCollector = only !== 'dashboard';
+const runDashboard = only !== 'collector';
 const dashboardPort = port('--port', args.port ?? env.FAULTLINE_DASHBOARD_PORT ?? env.PORT, 3000);
 const otlpPort = port('--otlp-port', args['otlp-port'] ?? env.FAULTLINE_OTLP_PORT, 4318);
 const host = args.host ?? env.FAULTLINE_DASHBOARD_HOST ?? '127.0.0.1';
@@ -60,26 +92,33 @@ function explain(what, err) {
 
 const { openStore, startCollector } = await import('@faultline/collector');
 const store = await openStore().catch((err) => explain('opening the store', err));
-const collector = await startCollector({ store, port: otlpPort }).catch((err) =>
-  explain(`starting the OTLP receiver on port ${otlpPort} (--otlp-port / FAULTLINE_OTLP_PORT)`, err),
-);
-const otlpUrl = `http://${env.FAULTLINE_OTLP_HOST ?? '127.0.0.1'}:${collector.port}`;
-// The empty state tells users where to point OTEL_EXPORTER_OTLP_ENDPOINT.
-env.FAULTLINE_OTLP_ENDPOINT = otlpUrl;
 
-const { default: next } = await import('next');
-const app = next({ dev: false, dir: resolve(root, 'dashboard'), hostname: host, port: dashboardPort });
-await app.prepare();
-const handle = app.getRequestHandler();
-const server = createServer((req, res) => handle(req, res));
-await new Promise((ok, ko) => {
-  server.once('error', ko);
-  server.listen(dashboardPort, host, ok);
-}).catch((err) => explain(`starting the dashboard on ${host}:${dashboardPort} (--port / PORT)`, err));
-const address = server.address();
-const shownHost = host.includes(':') ? `[${host}]` : host;
-console.log(`faultline: otlp ${otlpUrl}/v1/traces`);
-console.log(`faultline: dashboard http://${shownHost}:${address.port}`);
+let collector;
+if (runCollector) {
+  collector = await startCollector({ store, port: otlpPort }).catch((err) =>
+    explain(`starting the OTLP receiver on port ${otlpPort} (--otlp-port / FAULTLINE_OTLP_PORT)`, err),
+  );
+  const otlpUrl = `http://${env.FAULTLINE_OTLP_HOST ?? '127.0.0.1'}:${collector.port}`;
+  // The empty state tells users where to point OTEL_EXPORTER_OTLP_ENDPOINT.
+  env.FAULTLINE_OTLP_ENDPOINT = otlpUrl;
+  console.log(`faultline: otlp ${otlpUrl}/v1/traces`);
+}
+
+let app;
+let server;
+if (runDashboard) {
+  const { default: next } = await import('next');
+  app = next({ dev: false, dir: resolve(root, 'dashboard'), hostname: host, port: dashboardPort });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  server = createServer((req, res) => handle(req, res));
+  await new Promise((ok, ko) => {
+    server.once('error', ko);
+    server.listen(dashboardPort, host, ok);
+  }).catch((err) => explain(`starting the dashboard on ${host}:${dashboardPort} (--port / PORT)`, err));
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  console.log(`faultline: dashboard http://${shownHost}:${server.address().port}`);
+}
 console.log(
   `faultline: store ${store.mode}${store.mode === 'embedded' ? ` (${env.FAULTLINE_DATA_DIR ?? './.faultline/data'})` : ''}`,
 );
@@ -89,11 +128,11 @@ async function shutdown(signal) {
   if (closing) return;
   closing = true;
   console.log(`faultline: ${signal}, shutting down`);
-  server.close();
-  server.closeAllConnections?.();
+  server?.close();
+  server?.closeAllConnections?.();
   try {
-    await collector.close();
-    await app.close?.();
+    await collector?.close();
+    await app?.close?.();
     await store.close();
   } finally {
     process.exit(0);

@@ -1,6 +1,7 @@
 // Ingest benchmark: 512-span OTLP/protobuf requests from this process into a collector child
-// process with embedded chDB, then, in the same child and engine, the ceiling: the same rows,
-// already serialized, in one INSERT. Prints every figure; asserts nothing.
+// process with embedded chDB; first, in the same child and engine, the ceiling: the same rows,
+// already serialized, in one INSERT. The load runs twice in the one run, against the writer's
+// earlier batching (before) and its current defaults (after). Prints every figure; asserts nothing.
 //   node collector/bench/ingest.bench.mjs [--seconds 15]
 import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -44,66 +45,78 @@ async function main() {
   });
   const ask = rpc(child);
   try {
-    const { port } = await ask({ cmd: 'ready' });
-    const url = `http://127.0.0.1:${port}/v1/traces`;
+    const { ports } = await ask({ cmd: 'ready' });
     // Ceiling first, on the fresh engine: the receiver's own rows for these bodies, serialized
     // before the clock starts, in one INSERT through the same client and engine.
     const ceiling = await ask({ cmd: 'ceiling', rows: 102_400 });
-    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-
-    await closedLoop(url, agent, bodies, concurrency, 3); // warm-up: JIT, first parts, page cache
-    await ask({ cmd: 'resetPeak' });
-    const sustained = await closedLoop(url, agent, bodies, concurrency, seconds);
-    const afterLoad = await ask({ cmd: 'stats' });
-    const rate = sustained.ackedSpans / sustained.seconds;
-    line(
-      'sustained ingest',
-      `${fmt(rate)} spans/s acknowledged (${sustained.ackedSpans} spans in ${sustained.seconds.toFixed(1)} s, ${concurrency} concurrent requests)`,
-    );
-    line(
-      'request latency',
-      `p50 ${ms(pct(sustained.latencies, 50))}  p99 ${ms(pct(sustained.latencies, 99))}  max ${ms(Math.max(...sustained.latencies))}`,
-    );
-    line('responses', JSON.stringify(sustained.statuses));
-    line('collector peak RSS (load)', mb(afterLoad.peakRss));
-    const h = afterLoad.writer.insertLatency;
-    line(
-      'writer',
-      `${h.count} inserts so far, mean ${ms((h.sumSeconds / Math.max(1, h.count)) * 1000)} each; spooled ${afterLoad.writer.spooled}, insert errors ${afterLoad.writer.insertErrors}`,
-    );
-
-    const overload = await openLoop(url, agent, bodies, rate * 2, 10, ask);
-    line(
-      '2x overload offered',
-      `${fmt(overload.offeredSpans / overload.seconds)} spans/s for ${overload.seconds.toFixed(1)} s`,
-    );
-    line(
-      '2x overload result',
-      `acked ${fmt(overload.ackedSpans / overload.seconds)} spans/s, responses ${JSON.stringify(overload.statuses)}`,
-    );
-    const rss = overload.mem.map((m) => m.rss);
-    const heap = overload.mem.map((m) => m.heapUsed);
-    line(
-      '2x overload RSS',
-      `start ${mb(rss[0])}, max ${mb(Math.max(...rss))}, end ${mb(rss.at(-1))} (every 500 ms: ${rss.map((r) => Math.round(r / 1048576)).join(' ')} MiB)`,
-    );
-    line(
-      '2x overload JS heap used',
-      `start ${mb(heap[0])}, max ${mb(Math.max(...heap))}, end ${mb(heap.at(-1))}`,
-    );
-
-    const drained = await ask({ cmd: 'drainAndCount' });
-    line(
-      'rows check',
-      `otel_traces holds ${drained.rows} rows = ${ceiling.rows} ceiling rows + ${drained.rows - ceiling.rows} ingested; the collector acknowledged ${drained.accepted} spans`,
-    );
-
     line(
       'ceiling JSONEachRow',
       `${fmt(ceiling.jsonRowsPerSec)} rows/s (one INSERT of ${ceiling.rows} rows, ${mb(ceiling.jsonBytes)}, ${ceiling.jsonSeconds.toFixed(2)} s)`,
     );
     line('ceiling binary', ceiling.binary);
-    line('ratio sustained/ceiling', `${(rate / ceiling.jsonRowsPerSec).toFixed(2)}x (JSONEachRow ceiling)`);
+    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+    // Two collectors in the one child, on the one engine, measured back to back: the writer as it
+    // was (size-or-time batches of 10 000, 2 concurrent inserts, a span-count queue) and as it is.
+    const rates = {};
+    for (const name of ['before', 'after']) {
+      console.log(`--- writer ${name}: ${ports[name].describe}`);
+      const url = `http://127.0.0.1:${ports[name].port}/v1/traces`;
+      await closedLoop(url, agent, bodies, concurrency, 3); // warm-up: JIT, first parts, page cache
+      await ask({ cmd: 'resetPeak' });
+      const writerBefore = (await ask({ cmd: 'stats', name })).writer;
+      const sustained = await closedLoop(url, agent, bodies, concurrency, seconds);
+      const afterLoad = await ask({ cmd: 'stats', name });
+      const rate = sustained.ackedSpans / sustained.seconds;
+      rates[name] = rate;
+      line(
+        'sustained ingest',
+        `${fmt(rate)} spans/s acknowledged (${sustained.ackedSpans} spans in ${sustained.seconds.toFixed(1)} s, ${concurrency} concurrent requests)`,
+      );
+      line(
+        'request latency',
+        `p50 ${ms(pct(sustained.latencies, 50))}  p99 ${ms(pct(sustained.latencies, 99))}  max ${ms(Math.max(...sustained.latencies))}`,
+      );
+      line('responses', JSON.stringify(sustained.statuses));
+      line('collector peak RSS (load)', mb(afterLoad.peakRss));
+      const h = afterLoad.writer.insertLatency;
+      const inserts = h.count - writerBefore.insertLatency.count;
+      const insertedRows = afterLoad.writer.inserted - writerBefore.inserted;
+      line(
+        'writer (sustained phase)',
+        `${inserts} inserts, ${fmt(insertedRows / Math.max(1, inserts))} spans each, mean ${ms(((h.sumSeconds - writerBefore.insertLatency.sumSeconds) / Math.max(1, inserts)) * 1000)} each; spooled ${afterLoad.writer.spooled}, insert errors ${afterLoad.writer.insertErrors}`,
+      );
+
+      const overload = await openLoop(url, agent, bodies, rate * 2, 10, ask);
+      line(
+        '2x overload offered',
+        `${fmt(overload.offeredSpans / overload.seconds)} spans/s for ${overload.seconds.toFixed(1)} s`,
+      );
+      line(
+        '2x overload result',
+        `acked ${fmt(overload.ackedSpans / overload.seconds)} spans/s, responses ${JSON.stringify(overload.statuses)}`,
+      );
+      const rss = overload.mem.map((m) => m.rss);
+      const heap = overload.mem.map((m) => m.heapUsed);
+      line(
+        '2x overload RSS',
+        `start ${mb(rss[0])}, max ${mb(Math.max(...rss))}, end ${mb(rss.at(-1))} (every 500 ms: ${rss.map((r) => Math.round(r / 1048576)).join(' ')} MiB)`,
+      );
+      line(
+        '2x overload JS heap used',
+        `start ${mb(heap[0])}, max ${mb(Math.max(...heap))}, end ${mb(heap.at(-1))}`,
+      );
+      line(
+        'ratio sustained/ceiling',
+        `${(rate / ceiling.jsonRowsPerSec).toFixed(2)}x (JSONEachRow ceiling), writer ${name}`,
+      );
+    }
+
+    const drained = await ask({ cmd: 'drainAndCount' });
+    line(
+      'rows check',
+      `otel_traces holds ${drained.rows} rows = ${ceiling.rows} ceiling rows + ${drained.rows - ceiling.rows} ingested; the collectors acknowledged ${drained.accepted} spans`,
+    );
+    line('after/before', `${(rates.after / rates.before).toFixed(2)}x sustained spans/s`);
     agent.destroy();
   } finally {
     child.kill('SIGTERM');
@@ -378,10 +391,17 @@ async function makeBodies() {
 async function runCollectorChild(dir, batch, queue) {
   const { openStore, startCollector, insertBatch, decodeTraces, serializeRows } = await import(DIST.href);
   const store = await openStore({ dataDir: join(dir, 'data') });
-  const writerOptions = { spoolDir: join(dir, 'spool') };
-  if (batch) writerOptions.maxBatchSpans = Number(batch);
-  if (queue) writerOptions.maxQueueSpans = Number(queue);
-  const collector = await startCollector({ port: 0, store, writerOptions });
+  const legacy = { adaptiveBatching: false, maxBatchSpans: 10_000, maxQueueBytes: 1024 ** 3 };
+  const configs = { before: legacy, after: {} };
+  const collectors = {};
+  const ports = {};
+  for (const [name, options] of Object.entries(configs)) {
+    const writerOptions = { ...options, spoolDir: join(dir, `spool-${name}`) };
+    if (batch) writerOptions.maxBatchSpans = Number(batch);
+    if (queue) writerOptions.maxQueueSpans = Number(queue);
+    collectors[name] = await startCollector({ port: 0, store, writerOptions });
+    ports[name] = { port: collectors[name].port, describe: JSON.stringify(options) };
+  }
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
@@ -393,21 +413,23 @@ async function runCollectorChild(dir, batch, queue) {
     });
     return Number((await rs.json())[0].n);
   };
+  const closeAll = () => Promise.all(Object.values(collectors).map((c) => c.close()));
 
   process.on('message', async (m) => {
     const reply = (data) => process.send({ ...data, id: m.id });
     try {
-      if (m.cmd === 'ready') reply({ port: collector.port });
+      if (m.cmd === 'ready') reply({ ports });
       else if (m.cmd === 'resetPeak') {
         peakRss = process.memoryUsage.rss();
         reply({});
-      } else if (m.cmd === 'stats') reply({ peakRss, writer: collector.writer.stats() });
+      } else if (m.cmd === 'stats') reply({ peakRss, writer: collectors[m.name].writer.stats() });
       else if (m.cmd === 'mem') {
         const { rss, heapUsed } = process.memoryUsage();
         reply({ rss, heapUsed });
       } else if (m.cmd === 'drainAndCount') {
-        await collector.close();
-        reply({ rows: await count(), accepted: collector.writer.stats().accepted });
+        await closeAll();
+        const accepted = Object.values(collectors).reduce((n, c) => n + c.writer.stats().accepted, 0);
+        reply({ rows: await count(), accepted });
       } else if (m.cmd === 'ceiling') reply(await ceiling(m.rows));
     } catch (err) {
       reply({ error: String(err?.stack ?? err) });
@@ -456,7 +478,7 @@ async function runCollectorChild(dir, batch, queue) {
 
   process.on('SIGTERM', async () => {
     clearInterval(sampler);
-    await collector.close().catch(() => {});
+    await closeAll().catch(() => {});
     process.exit(0);
   });
 }

@@ -168,7 +168,13 @@ const mixed = [...failures, ...silent, ...successes];
 const overall = measure('mixed (failures + 2xx)', mixed);
 measure('failures only', [...failures, ...silent]);
 measure('successes only', successes);
+// The preload classifies every response; in service traffic most are successes. Not the target figure.
+const traffic = [...failures, ...silent].flatMap((failure, i) => [
+  failure,
+  ...Array.from({ length: 9 }, (_, k) => successes[(i + k) % successes.length]),
+]);
+measure('traffic (1 failure : 9 successes)', traffic);
 const target = 1_000_000;
 console.log(
-  `target >= ${target.toLocaleString('en-US')} calls/s on the mixed set: ${overall >= target ? 'met' : 'NOT met'}`,
+  `target >= ${target.toLocaleString('en-US')} calls per CPU-second on the mixed (failures + 2xx) set: ${overall >= target ? 'met' : 'NOT met'}`,
 );

@@ -7,8 +7,9 @@
 // of this shared machine; the figures are medians over rounds.
 // Roles (one file): default = orchestrator; `service`, `load`, `sink`, `upstream` = child processes.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -61,6 +62,10 @@ function sink() {
 function service() {
   // Lets a profiler run (`--cpu-prof`) end with a normal exit, which writes the profile.
   process.on('SIGUSR2', () => process.exit(0));
+  // `require`d on purpose: stock auto-instrumentations-node/register registers no ESM loader
+  // hook, so an ESM `import http from 'node:http'` leaves its spans out entirely and the stock
+  // arm would measure nothing. Through require both preloads instrument the same calls.
+  const http = createRequire(import.meta.url)('node:http');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const target = process.env.UPSTREAM_URL;
   let n = 0;
@@ -111,6 +116,7 @@ async function load() {
   };
   const workers = Array.from({ length: CONNECTIONS }, worker);
   await new Promise((r) => setTimeout(r, WARMUP_SECONDS * 1000));
+  console.log(JSON.stringify({ phase: 'measure' }));
   measuring = true;
   const start = process.hrtime.bigint();
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
@@ -120,7 +126,7 @@ async function load() {
   await Promise.all(workers);
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  console.log(JSON.stringify({ rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) }));
+  console.log(JSON.stringify({ phase: 'done', n: latencies.length, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) }));
   agent.destroy();
 }
 
@@ -130,17 +136,39 @@ function startChild(args, env = {}) {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const lines = [];
+  const waiters = [];
   let out = '';
-  const firstLine = new Promise((resolve, reject) => {
-    child.stdout.on('data', (c) => {
-      out += c;
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line));
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  child.stdout.on('data', (c) => {
+    out += c;
+    let nl = out.indexOf('\n');
+    while (nl >= 0) {
+      const line = out.slice(0, nl);
+      out = out.slice(nl + 1);
+      if (line.startsWith('{')) {
+        const msg = JSON.parse(line);
+        const waiter = waiters.shift();
+        if (waiter) waiter(msg);
+        else lines.push(msg);
+      }
+      nl = out.indexOf('\n');
+    }
   });
+  /** The next JSON line the child prints. */
+  const next = () => (lines.length ? Promise.resolve(lines.shift()) : new Promise((r) => waiters.push(r)));
+  const firstLine = next();
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  return { child, firstLine, exited };
+  return { child, firstLine, next, exited };
+}
+
+/** User + system CPU time of a process so far, in microseconds (Linux /proc, 100 Hz ticks). */
+function cpuMicros(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 async function orchestrate() {
@@ -188,7 +216,11 @@ async function orchestrate() {
       const svc = startChild([...arm.args, SELF, 'service'], { ...arm.env, UPSTREAM_URL: upstreamUrl });
       const target = `http://127.0.0.1:${(await svc.firstLine).port}/`;
       const ld = startChild([SELF, 'load'], { TARGET_URL: target, BENCH_SECONDS: String(SECONDS) });
-      results[name].push(await ld.firstLine);
+      await ld.firstLine;
+      const cpu0 = cpuMicros(svc.child.pid);
+      const done = await ld.next();
+      const cpu = cpuMicros(svc.child.pid) - cpu0;
+      results[name].push({ ...done, cpuPerReq: cpu / done.n });
       await ld.exited;
       // Stock's register flushes on SIGTERM but leaves the server running: kill it after a moment.
       svc.child.kill('SIGTERM');
@@ -211,13 +243,14 @@ async function orchestrate() {
         rps: median(runs.map((r) => r.rps)),
         p50: median(runs.map((r) => r.p50)),
         p99: median(runs.map((r) => r.p99)),
+        cpu: median(runs.map((r) => r.cpuPerReq)),
       },
     ]),
   );
-  console.log('arm         req/s    median µs    p99 µs   (medians over rounds)');
+  console.log('arm         req/s    median µs    p99 µs   service CPU µs/req   (medians over rounds)');
   for (const [name, s] of Object.entries(summary)) {
     console.log(
-      `${name.padEnd(10)} ${s.rps.toFixed(0).padStart(7)} ${s.p50.toFixed(0).padStart(12)} ${s.p99.toFixed(0).padStart(9)}`,
+      `${name.padEnd(10)} ${s.rps.toFixed(0).padStart(7)} ${s.p50.toFixed(0).padStart(12)} ${s.p99.toFixed(0).padStart(9)} ${s.cpu.toFixed(0).padStart(20)}`,
     );
   }
   const ratio = summary.faultline.rps / summary.stock.rps;
@@ -225,6 +258,10 @@ async function orchestrate() {
   console.log(`faultline/stock throughput: ${ratio.toFixed(3)}x (target >= 0.95x)`);
   console.log(
     `faultline added median latency vs stock: ${added >= 0 ? '+' : ''}${added.toFixed(0)} µs (target <= 50 µs)`,
+  );
+  console.log(
+    `service CPU per request, faultline/stock: ${(summary.faultline.cpu / summary.stock.cpu).toFixed(3)}x ` +
+      '(less sensitive to the noise of a shared machine than req/s)',
   );
   console.log(
     `faultline vs no instrumentation: ${(summary.faultline.rps / summary.none.rps).toFixed(3)}x throughput, ` +

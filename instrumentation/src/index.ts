@@ -31,6 +31,8 @@ export {
 } from './policy/retry-decision.js';
 export { type AttemptRecord, RetryError } from './policy/retry-error.js';
 export { type AttemptContext, type WithRetryOptions, withRetry } from './policy/with-retry.js';
+export { shutdown, start } from './preload/start.js';
+export type { StartOptions } from './preload/types.js';
 export { RAW_LIMITS, toRaw } from './raw.js';
 export { isSecretKey, REDACTED, redactText } from './redact.js';
 export { envelopeJsonSchema, modelEnvelopeJsonSchema } from './schema.js';
@@ -43,5 +45,3 @@ export type {
   JsonValue,
   ModelEnvelope,
 } from './types.js';
-export { start, shutdown } from './preload/start.js';
-export type { StartOptions } from './preload/types.js';

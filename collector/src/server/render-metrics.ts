@@ -43,6 +43,12 @@ export function renderMetrics(receiver: ReceiverStats, writer: WriterStats): str
     writer.queueDepth,
   );
   one(
+    'faultline_writer_queue_bytes',
+    'gauge',
+    'Serialized bytes of the spans buffered in memory or being inserted.',
+    writer.queueBytes,
+  );
+  one(
     'faultline_spool_depth_spans',
     'gauge',
     'Spans on disk in the spool, not yet replayed.',

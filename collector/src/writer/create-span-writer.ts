@@ -15,6 +15,8 @@ interface Waiter {
 interface Batch {
   body: string;
   rows: number;
+  /** body.length: one byte per character for the ASCII-heavy JSON, the unit the queue bounds. */
+  bytes: number;
   waiters: Waiter[];
 }
 
@@ -22,9 +24,12 @@ type Resolved = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string }
 
 function resolveOptions(o: WriterOptions): Resolved {
   const resolved: Resolved = {
-    maxBatchSpans: o.maxBatchSpans ?? 10_000,
+    maxBatchSpans: o.maxBatchSpans ?? 25_000,
+    maxBatchBytes: o.maxBatchBytes ?? 32 * 1024 ** 2,
     maxBatchDelayMs: o.maxBatchDelayMs ?? 200,
     maxQueueSpans: o.maxQueueSpans ?? 50_000,
+    maxQueueBytes: o.maxQueueBytes ?? 64 * 1024 ** 2,
+    adaptiveBatching: o.adaptiveBatching ?? true,
     spoolDir: resolve(o.spoolDir ?? (process.env.FAULTLINE_SPOOL_DIR || './.faultline/spool')),
     maxSpoolBytes: o.maxSpoolBytes ?? 1024 ** 3,
     retryAfterSeconds: o.retryAfterSeconds ?? 1,
@@ -48,11 +53,20 @@ function resolveOptions(o: WriterOptions): Resolved {
       `writer option maxBatchSpans (${resolved.maxBatchSpans}) cannot exceed maxQueueSpans (${resolved.maxQueueSpans})`,
     );
   }
+  if (resolved.maxBatchBytes > resolved.maxQueueBytes) {
+    throw new Error(
+      `writer option maxBatchBytes (${resolved.maxBatchBytes}) cannot exceed maxQueueBytes (${resolved.maxQueueBytes})`,
+    );
+  }
   return resolved;
 }
 
 /**
- * The durable writer between the receiver and ClickHouse. Rows are batched by size and time;
+ * The durable writer between the receiver and ClickHouse. Rows are batched by size and time,
+ * adaptively: every INSERT pays a fixed cost (a new part in otel_traces and in each materialized
+ * view's table), so while one is in flight the next batch keeps growing (group commit) and is
+ * sealed the moment an insert slot frees; a second concurrent insert starts only for a full batch.
+ * `maxBatchDelayMs` is the linger when idle, so a quiet collector still answers quickly.
  * `write` resolves once its batch is inserted, or, when ClickHouse is unreachable or failing,
  * appended to the fsync'd spool. While the spool holds anything, new batches queue behind it so
  * replay keeps arrival order. Memory is bounded by `maxQueueSpans` (buffered + in flight) and disk
@@ -72,8 +86,11 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
     quarantined: 0,
   };
   const inFlight = new Set<Promise<void>>();
-  let pending: Batch = { body: '', rows: 0, waiters: [] };
+  let pending: Batch = { body: '', rows: 0, bytes: 0, waiters: [] };
   let memorySpans = 0;
+  let memoryBytes = 0;
+  // Batches sealed but not yet finished (waiting for a slot, inserting or spooling).
+  let sealedBatches = 0;
   let timer: NodeJS.Timeout | undefined;
   let activeInserts = 0;
   const insertQueue: (() => void)[] = [];
@@ -165,6 +182,10 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
       for (const w of batch.waiters) w.reject(error);
     } finally {
       memorySpans -= batch.rows;
+      memoryBytes -= batch.bytes;
+      sealedBatches--;
+      // Group commit: what piled up during this insert goes out now as one larger batch.
+      if (o.adaptiveBatching && pending.rows > 0 && sealedBatches === 0) seal();
     }
   }
 
@@ -173,10 +194,24 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
     timer = undefined;
     if (pending.rows === 0) return;
     const batch = pending;
-    pending = { body: '', rows: 0, waiters: [] };
+    pending = { body: '', rows: 0, bytes: 0, waiters: [] };
+    sealedBatches++;
     const p = process(batch);
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
+  }
+
+  /** The linger timer: seals a partial batch, unless (adaptive) an insert is running and will seal it. */
+  function onTimer(): void {
+    timer = undefined;
+    if (!o.adaptiveBatching || sealedBatches === 0) seal();
+  }
+
+  function saturated(what: string): SaturatedError {
+    return new SaturatedError(
+      `collector saturated: ${what} queued in memory; retry after ${o.retryAfterSeconds}s`,
+      o.retryAfterSeconds,
+    );
   }
 
   if (spool.peek()) void replayer.kick();
@@ -186,12 +221,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
       if (rows.length === 0) return Promise.resolve();
       if (memorySpans + rows.length > o.maxQueueSpans) {
         counters.rejected += rows.length;
-        return Promise.reject(
-          new SaturatedError(
-            `collector saturated: ${memorySpans} spans queued in memory (maxQueueSpans ${o.maxQueueSpans}); retry after ${o.retryAfterSeconds}s`,
-            o.retryAfterSeconds,
-          ),
-        );
+        return Promise.reject(saturated(`${memorySpans} spans (maxQueueSpans ${o.maxQueueSpans})`));
       }
       if (spool.bytes >= o.maxSpoolBytes) {
         counters.rejected += rows.length;
@@ -210,13 +240,20 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
           new TypeError(`rows must be JSON-serializable TraceRow objects: ${String(err)}`),
         );
       }
+      // Checked after serializing: the bytes are only known then. The body is garbage right away.
+      if (memoryBytes + body.length > o.maxQueueBytes) {
+        counters.rejected += rows.length;
+        return Promise.reject(saturated(`${memoryBytes} bytes (maxQueueBytes ${o.maxQueueBytes})`));
+      }
       memorySpans += rows.length;
+      memoryBytes += body.length;
       return new Promise<void>((resolve, reject) => {
         pending.body += body;
         pending.rows += rows.length;
+        pending.bytes += body.length;
         pending.waiters.push({ resolve, reject });
-        if (pending.rows >= o.maxBatchSpans) seal();
-        else timer ??= setTimeout(seal, o.maxBatchDelayMs);
+        if (pending.rows >= o.maxBatchSpans || pending.bytes >= o.maxBatchBytes) seal();
+        else timer ??= setTimeout(onTimer, o.maxBatchDelayMs);
       });
     },
 
@@ -230,6 +267,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
       return {
         ...counters,
         queueDepth: memorySpans,
+        queueBytes: memoryBytes,
         spoolDepth: spool.rows,
         spoolBytes: spool.bytes,
         insertLatency: latency.snapshot(),

@@ -5,6 +5,7 @@ import type { ClassifyContext, Envelope, JsonValue } from '../types.js';
 import { classifyAwsSdkError } from './classify-aws-sdk-error.js';
 import { classifyCassandraError } from './classify-cassandra-error.js';
 import { classifyClickhouseError } from './classify-clickhouse-error.js';
+import { type ClassifyResponse, classifyEmbeddedHttp } from './classify-embedded-http.js';
 import { classifyGrpcError } from './classify-grpc-error.js';
 import { classifyKafkaError } from './classify-kafka-error.js';
 import { classifyMongodbError } from './classify-mongodb-error.js';
@@ -20,16 +21,12 @@ import {
 } from './classify-postgres-error.js';
 import { classifyPrismaError } from './classify-prisma-error.js';
 import { classifyRedisError } from './classify-redis-error.js';
-import {
-  type ClassifyResponse,
-  classifyEmbeddedHttp,
-  classifySdkNoResponse,
-  findEmbeddedHttp,
-} from './classify-sdk-http-error.js';
+import { classifySdkNoResponse } from './classify-sdk-no-response.js';
 import { classifySmtpError } from './classify-smtp-error.js';
 import { classifySqliteError } from './classify-sqlite-error.js';
 import { classifyUndiciError, isFetchFailure } from './classify-undici-error.js';
 import { classifyVendorCodeError } from './classify-vendor-code-error.js';
+import { findEmbeddedHttp } from './find-embedded-http.js';
 import { normalizeUnknown } from './normalize-unknown.js';
 import { errorName, isObjectLike, read, readCode, readHttpStatus, readString } from './safe-read.js';
 import type { Verdict } from './verdict.js';

@@ -153,7 +153,10 @@ export function isMysqlError(err: unknown, ctx: ClassifyContext | undefined): bo
   if (typeof code === 'string' && code.startsWith('PROTOCOL_') && code in BY_CLIENT_CODE) return true;
   if (!SYSTEMS.has(ctx?.system ?? '')) return false;
   const errno = readNumber(err, 'errno');
-  return (errno !== undefined && errno > 0) || (typeof code === 'string' && code in BY_CLIENT_CODE);
+  if (errno !== undefined && errno > 0) return true;
+  if (typeof code === 'string') return code in BY_CLIENT_CODE;
+  // mysql2 marks connection-ending errors `fatal` even when they carry no code at all.
+  return read(err, 'fatal') === true;
 }
 
 export function classifyMysqlError(err: unknown, ctx: ClassifyContext | undefined): Verdict | null {
@@ -176,6 +179,10 @@ export function classifyMysqlError(err: unknown, ctx: ClassifyContext | undefine
   }
   if (symbolic !== undefined && symbolic in BY_CLIENT_CODE) {
     return { class: BY_CLIENT_CODE[symbolic] as ErrorClass, code: symbolic, source: 'db', raw };
+  }
+  // "Can't add new command when connection is in closed state": the connection is gone, a new one may work.
+  if (symbolic === undefined && read(err, 'fatal') === true) {
+    return { class: 'transient', code: 'FATAL_CONNECTION_ERROR', source: 'db', raw };
   }
   return null;
 }

@@ -6,8 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { classifyError, classifyHttpResponse } from '../../src/index.js';
 import type { ClassifyContext, Envelope, HttpResponseLike } from '../../src/types.js';
 import type { ErrorCase, Expected, HttpCase, RetryAfterRange } from './corpus-case.js';
+import { aiPaymentSdkCases } from './errors/ai-payment-sdk-cases.js';
 import { awsSdkCases } from './errors/aws-sdk-cases.js';
 import { httpClientCases } from './errors/http-client-cases.js';
+import { httpSdkCases } from './errors/http-sdk-cases.js';
 import { mongodbCases } from './errors/mongodb-cases.js';
 import { moreDatastoreCases } from './errors/more-datastore-cases.js';
 import { moreDriverCases } from './errors/more-driver-cases.js';
@@ -20,7 +22,6 @@ import { stopDynamoServer } from './errors/real-dynamodb.js';
 import { stopGrpcServer } from './errors/real-grpc.js';
 import { realSocketCases } from './errors/real-socket-cases.js';
 import { redisCases } from './errors/redis-cases.js';
-import { vendorSdkCases } from './errors/vendor-sdk-cases.js';
 import { hostileInputs } from './hostile-inputs.js';
 import { aiPaymentsCases } from './http/ai-payments-cases.js';
 import { awsCases } from './http/aws-cases.js';
@@ -48,7 +49,8 @@ const errorCases: ErrorCase[] = [
   ...mongodbCases,
   ...networkRpcCases,
   ...awsSdkCases,
-  ...vendorSdkCases,
+  ...aiPaymentSdkCases,
+  ...httpSdkCases,
   ...realDbCases,
   ...ormWrapperCases,
   ...moreDriverCases,

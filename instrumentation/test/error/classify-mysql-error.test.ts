@@ -79,4 +79,15 @@ describe('classifyError: MySQL / MariaDB (mysql2)', () => {
       source: 'db',
     });
   });
+
+  it('treats a codeless fatal mysql2 error (closed connection) as transient', () => {
+    const err = Object.assign(new Error("Can't add new command when connection is in closed state"), {
+      fatal: true,
+    });
+    expect(classifyError(err, { system: 'mysql' })).toMatchObject({
+      class: 'transient',
+      code: 'FATAL_CONNECTION_ERROR',
+      source: 'db',
+    });
+  });
 });

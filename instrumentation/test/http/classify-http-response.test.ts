@@ -4,7 +4,7 @@ import type { Envelope, HttpResponseLike } from '../../src/types.js';
 
 const NOW = Date.parse('2026-11-29T15:00:00Z');
 const nowSec = NOW / 1000;
-type Want = Partial<Pick<Envelope, 'class' | 'code' | 'retryable' | 'retry_after'>>;
+type Want = Partial<Pick<Envelope, 'class' | 'code' | 'message' | 'retryable' | 'retry_after'>>;
 
 const cases: Array<[string, HttpResponseLike, Want | null]> = [
   // status table
@@ -441,6 +441,45 @@ const cases: Array<[string, HttpResponseLike, Want | null]> = [
     'Uint8Array JSON body',
     { status: 200, body: new TextEncoder().encode('{"ok":false,"error":"not_authed"}') },
     { class: 'authentication', code: 'not_authed' },
+  ],
+  [
+    '403 with Retry-After (secondary limit)',
+    { status: 403, headers: { 'retry-after': '60' }, body: '' },
+    { class: 'rate_limit', retry_after: 60 },
+  ],
+  [
+    'Okta errorCode + errorSummary',
+    {
+      status: 429,
+      body: {
+        errorCode: 'E0000047',
+        errorSummary: 'API call exceeded rate limit due to too many requests.',
+        errorLink: 'E0000047',
+        errorId: 'oae1',
+        errorCauses: [],
+      },
+    },
+    {
+      class: 'rate_limit',
+      code: 'E0000047',
+      message: 'API call exceeded rate limit due to too many requests.',
+    },
+  ],
+  [
+    'GraphQL extension retryAfter',
+    {
+      status: 200,
+      body: { errors: [{ message: 'slow down', extensions: { code: 'RATE_LIMITED', retryAfter: 3 } }] },
+    },
+    { class: 'rate_limit', retry_after: 3 },
+  ],
+  [
+    'MCP isError result',
+    {
+      status: 200,
+      body: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'boom' }], isError: true } },
+    },
+    { class: 'permanent', message: 'boom', retryable: false },
   ],
   [
     'statusCode (IncomingMessage)',

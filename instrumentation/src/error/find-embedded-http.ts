@@ -1,71 +1,21 @@
-import { QUOTA, vendorMeaning } from '../http/vendor-codes.js';
-import type { ClassifyContext, Envelope, ErrorClass } from '../types.js';
-import { retryAfterOf } from './retry-after-of.js';
+import type { ClassifyContext } from '../types.js';
 import { errorName, isObjectLike, read, readHttpStatus, readString } from './safe-read.js';
-import type { Verdict } from './verdict.js';
 
 /**
- * Errors that embed an HTTP response: vendor SDKs (Stripe, OpenAI, Anthropic, Google gaxios, Azure
- * RestError) and HTTP clients (axios, got, ky, superagent, Octokit, undici's ResponseError).
- * Their status, headers and body go through classifyHttpResponse, so Retry-After, X-Should-Retry,
- * Stripe-Should-Retry and quota bodies mean the same here as on a raw response.
- * Code rule: the vendor's own error code when it sends one ("card_declined",
- * "insufficient_quota"), else what classifyHttpResponse chose (the status, or the body's code).
+ * Where SDK and HTTP-client errors keep the response they failed on: Stripe (`statusCode`,
+ * `headers`), OpenAI/Anthropic (`status`, `headers`, `error` body), axios/got/gaxios/Azure
+ * (`response`), Speakeasy SDKs (`rawResponse`), Elasticsearch (`meta`), the Vercel AI SDK
+ * (`responseHeaders`), tRPC (`data.httpStatus`), Slack (a 200 whose `data` says ok: false).
  */
 
-export type ClassifyResponse = (
-  res: { status: number; headers?: unknown; body?: unknown },
-  ctx?: ClassifyContext,
-) => Envelope | null;
-
-interface Embedded {
+/** The response an error carries, ready for classifyHttpResponse. */
+export interface EmbeddedHttp {
   status: number;
   headers: unknown;
   body: unknown;
   vendorCode: string | undefined;
   source: string;
 }
-
-/** Failures these SDKs raise before any response exists, by error name. */
-const NO_RESPONSE: Record<string, [ErrorClass, string]> = {
-  AI_LoadAPIKeyError: ['authentication', 'sdk'], // Vercel AI SDK: no API key configured
-  AI_InvalidArgumentError: ['validation', 'sdk'],
-  AI_TypeValidationError: ['validation', 'sdk'],
-  StripeConnectionError: ['transient', 'sdk'],
-  StripeSignatureVerificationError: ['authentication', 'sdk'],
-  APIConnectionError: ['transient', 'sdk'], // OpenAI, Anthropic and other Stainless SDKs
-  APIConnectionTimeoutError: ['transient', 'sdk'],
-  APIUserAbortError: ['permanent', 'sdk'], // the caller aborted
-};
-
-/** axios's own codes when no response arrived (system codes go to the Node table). */
-const AXIOS_CODES: Record<string, ErrorClass> = {
-  ECONNABORTED: 'transient', // axios's timeout
-  ERR_NETWORK: 'transient',
-  ERR_CANCELED: 'permanent',
-  ERR_BAD_OPTION: 'validation',
-  ERR_BAD_OPTION_VALUE: 'validation',
-  ERR_INVALID_URL: 'validation',
-  ERR_FR_TOO_MANY_REDIRECTS: 'permanent',
-  ERR_NOT_SUPPORT: 'permanent',
-  ERR_DEPRECATED: 'permanent',
-};
-
-/** node-fetch FetchError `type` values raised without a system code. */
-const FETCH_ERROR_TYPES: Record<string, ErrorClass> = {
-  'request-timeout': 'transient',
-  'body-timeout': 'transient',
-  'max-redirect': 'permanent',
-  'max-size': 'permanent',
-  'invalid-json': 'permanent',
-  'no-redirect': 'permanent',
-};
-
-/** Azure core-rest-pipeline RestError codes raised without a response. */
-const AZURE_CODES: Record<string, ErrorClass> = {
-  REQUEST_SEND_ERROR: 'transient',
-  PARSE_ERROR: 'permanent',
-};
 
 const STAINLESS_NAMES = new Set([
   'APIError',
@@ -79,7 +29,7 @@ const STAINLESS_NAMES = new Set([
   'InternalServerError',
 ]);
 
-function stripe(err: unknown, type: string): Embedded | null {
+function stripe(err: unknown, type: string): EmbeddedHttp | null {
   const status = readHttpStatus(err, 'statusCode');
   if (status === undefined) return null;
   const error: Record<string, unknown> = { type: read(err, 'rawType'), message: read(err, 'message') };
@@ -91,7 +41,7 @@ function stripe(err: unknown, type: string): Embedded | null {
 }
 
 /** OpenAI and Anthropic (Stainless-generated): `status`, `headers`, and `error` (a body or its inner error). */
-function stainless(err: unknown): Embedded | null {
+function stainless(err: unknown): EmbeddedHttp | null {
   const status = readHttpStatus(err, 'status');
   if (status === undefined) return null;
   const error = read(err, 'error');
@@ -140,7 +90,7 @@ function numericStatus(code: unknown): number | undefined {
   return typeof code === 'number' && Number.isInteger(code) && code >= 400 && code <= 599 ? code : undefined;
 }
 
-function fromResponse(response: unknown, source: string, vendorCode?: string): Embedded | null {
+function fromResponse(response: unknown, source: string, vendorCode?: string): EmbeddedHttp | null {
   const status = statusOf(response);
   if (status === undefined) return null;
   const headers = plainHeaders(read(response, 'headers'));
@@ -157,7 +107,7 @@ export function findEmbeddedHttp(
   err: unknown,
   ctx: ClassifyContext | undefined,
   name: string = errorName(err) ?? '',
-): Embedded | null {
+): EmbeddedHttp | null {
   const type = readString(err, 'type');
   if (type?.startsWith('Stripe')) return stripe(err, type);
   if (name.startsWith('Stripe')) return stripe(err, name);
@@ -252,73 +202,4 @@ export function findEmbeddedHttp(
       return { status, headers, body: read(err, 'body'), vendorCode: undefined, source: fallbackSource };
   }
   return null;
-}
-
-/** Typed no-response failures of the SDKs above (connection errors, caller aborts, axios codes). */
-export function classifySdkNoResponse(err: unknown, name: string = errorName(err) ?? ''): Verdict | null {
-  const known = NO_RESPONSE[name];
-  if (known !== undefined) return { class: known[0], code: name, source: known[1], raw: { name } };
-  // node-fetch v2/v3 FetchError: `type` says what failed when there is no system code.
-  if (name === 'FetchError') {
-    const type = readString(err, 'type');
-    const cls = type === undefined ? undefined : FETCH_ERROR_TYPES[type];
-    if (cls !== undefined && readString(err, 'code') === undefined) {
-      return { class: cls, code: type as string, source: 'http', raw: { name, type } };
-    }
-  }
-  const code = readString(err, 'code');
-  if (code === undefined) return null;
-  if (code === 'slack_webapi_rate_limited_error') {
-    // @slack/web-api reads Retry-After for us and keeps it as `retryAfter` (seconds), with no status.
-    const after = read(err, 'retryAfter');
-    const verdict: Verdict = { class: 'rate_limit', code, source: 'sdk', raw: { code } };
-    if (typeof after === 'number' && Number.isFinite(after) && after >= 0) verdict.retryAfter = after;
-    return verdict;
-  }
-  if (read(err, 'isAxiosError') === true && code in AXIOS_CODES) {
-    return { class: AXIOS_CODES[code] as ErrorClass, code, source: 'http', raw: { name, code } };
-  }
-  if (name === 'RestError' && code in AZURE_CODES) {
-    return { class: AZURE_CODES[code] as ErrorClass, code, source: 'sdk', raw: { name, code } };
-  }
-  return null;
-}
-
-/** Classifies an embedded response through the HTTP classifier; null when it is not a failure. */
-export function classifyEmbeddedHttp(
-  err: unknown,
-  embedded: Embedded,
-  classifyResponse: ClassifyResponse,
-): Verdict | null {
-  const env = classifyResponse({ status: embedded.status, headers: embedded.headers, body: embedded.body });
-  if (env === null) return null;
-  const verdict: Verdict = {
-    class: env.class,
-    code: embedded.vendorCode ?? env.code,
-    source: embedded.source,
-    retryable: env.retryable,
-    retryAfter: env.retry_after,
-    raw: {},
-    http: env,
-  };
-  // The SDK's own verdict (Vercel AI SDK `isRetryable`) is an explicit signal, like X-Should-Retry.
-  const isRetryable = read(err, 'isRetryable');
-  if (typeof isRetryable === 'boolean' && isRetryable !== verdict.retryable) {
-    verdict.retryable = isRetryable;
-    if (isRetryable && (verdict.class === 'permanent' || verdict.class === 'validation'))
-      verdict.class = 'transient';
-    if (!isRetryable) verdict.retryAfter = null;
-  }
-  // A vendor code the response classifier could not see (it lives on the error, not the body).
-  const meaning = embedded.vendorCode === undefined ? undefined : vendorMeaning(embedded.vendorCode);
-  if (meaning === QUOTA) {
-    verdict.class = 'permanent';
-    verdict.retryable = false;
-    verdict.retryAfter = null;
-  } else if (meaning === 'rate_limit' && env.class !== 'rate_limit') {
-    verdict.class = 'rate_limit';
-    verdict.retryable = true;
-    verdict.retryAfter = env.retry_after ?? retryAfterOf(embedded.headers);
-  }
-  return verdict;
 }
