@@ -70,7 +70,7 @@ function service() {
   const target = process.env.UPSTREAM_URL;
   let n = 0;
   listen(
-    http.createServer((req, res) => {
+    http.createServer((_req, res) => {
       n += 1;
       const path = n % FAIL_EVERY === 0 ? '/fail' : '/ok';
       http
@@ -126,7 +126,15 @@ async function load() {
   await Promise.all(workers);
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  console.log(JSON.stringify({ phase: 'done', n: latencies.length, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) }));
+  console.log(
+    JSON.stringify({
+      phase: 'done',
+      n: latencies.length,
+      rps: latencies.length / elapsed,
+      p50: at(0.5),
+      p99: at(0.99),
+    }),
+  );
   agent.destroy();
 }
 

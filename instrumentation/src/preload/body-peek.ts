@@ -35,7 +35,21 @@ export function peekIncomingMessage(response: IncomingMessage, maxBytes: number)
     }
     return push.call(this, chunk, encoding);
   } as typeof response.push;
-  return () => parseJson(Buffer.concat(chunks, size).subarray(0, maxBytes));
+  return () => {
+    const bytes = Buffer.concat(chunks, size).subarray(0, maxBytes);
+    return mayCarryError(bytes) ? parseJson(bytes) : undefined;
+  };
+}
+
+/**
+ * Every error marker the body classifier reads (`error`, `errors`, `ok: false`, `success`,
+ * `status`, `isError`, AWS `__type`, a Kubernetes `Failure`) contains one of these words, so a
+ * body without any of them is a success: skipping the parse keeps the common path cheap.
+ */
+const ERROR_MARKER = /error|"ok"|success|status|fail|__type/i;
+
+export function mayCarryError(bytes: Uint8Array | string): boolean {
+  return ERROR_MARKER.test(typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('latin1'));
 }
 
 /** Parsed JSON, or undefined when the bytes are incomplete or not JSON. */

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { context, createContextKey, type Span, SpanKind, type Tracer } from '@opentelemetry/api';
-import { parseJson } from './body-peek.js';
+import { mayCarryError, parseJson } from './body-peek.js';
 import { correlationIdOf } from './correlation.js';
 import { MisroutedRetryError, operationKey } from './misrouted-retry.js';
 import type { PreloadState } from './preload-state.js';
@@ -82,7 +82,7 @@ export function installFetchWrapper(state: PreloadState, tracer: Tracer): () => 
                 .clone()
                 .text()
                 .then(
-                  (text) => deliver(slot, parseJson(text)),
+                  (text) => deliver(slot, mayCarryError(text) ? parseJson(text) : undefined),
                   () => deliver(slot, undefined),
                 ),
             );

@@ -1,0 +1,177 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/types.js';
+import { type ShimProcess, startShim } from '../faults/shim-process.js';
+import { exportSpans, makeSpans, type SpanSpec } from '../receiver/helpers/make-spans.js';
+import { runStart, type StartedPart, startPart } from './start-part.js';
+
+// Issue 5's claim, end to end: against a ClickHouse server (the HTTP shim over chDB in its own
+// process) the collector and the dashboard run as two `npm start --only …` processes, spans come
+// in through the official OTLP exporter, and the overview page shows the counts SQL gives.
+const PREFIX = `h7-sm-${process.pid}`;
+let dir: string;
+let shim: ShimProcess;
+let collector: StartedPart;
+let dashboard: StartedPart;
+let store: Store;
+let from: number;
+let to: number;
+
+const call = (name: string, source: string, failure?: [cls: string, code: string, retryable: boolean]) => {
+  const spec: SpanSpec = {
+    name,
+    attributes: { 'faultline.source': source, 'faultline.correlation_id': `${PREFIX}-req` },
+  };
+  if (failure) {
+    const [cls, code, retryable] = failure;
+    Object.assign(spec.attributes!, {
+      'faultline.class': cls,
+      'faultline.code': code,
+      'faultline.message': `${cls} from ${source}`,
+      'faultline.retryable': retryable,
+    });
+    spec.error = `${cls} ${code}`;
+  }
+  return spec;
+};
+
+// What is sent, and so what the page must show: client calls per service (each trace also has a
+// root server span, which the budget does not count) and failures per class × source.
+const CHECKOUT = `${PREFIX}-checkout`;
+const PAYMENTS = `${PREFIX}-payments`;
+const SENT: [string, SpanSpec[]][] = [
+  [
+    CHECKOUT,
+    [
+      call('POST /v1/charges', 'http', ['rate_limit', '429', true]),
+      call('POST /v1/charges', 'http', ['rate_limit', '429', true]),
+      call('INSERT orders', 'db', ['transient', '40P01', true]),
+      call('GET /v1/stock', 'http'),
+      call('SELECT orders', 'db'),
+      call('SELECT orders', 'db'),
+    ],
+  ],
+  [
+    PAYMENTS,
+    [
+      call('PutItem', 'sdk', ['authentication', 'UnrecognizedClientException', false]),
+      call('GetItem', 'sdk'),
+      call('GetItem', 'sdk'),
+    ],
+  ],
+];
+const EXPECTED_MATRIX = { 'authentication-sdk': 1, 'rate_limit-http': 2, 'transient-db': 1 };
+const EXPECTED_BUDGET = { [CHECKOUT]: { calls: 6, failures: 3 }, [PAYMENTS]: { calls: 3, failures: 1 } };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'fl-h7-server-mode-'));
+  shim = await startShim(0, join(dir, 'clickhouse'));
+  const env = {
+    ...process.env,
+    FAULTLINE_CLICKHOUSE_URL: `http://127.0.0.1:${shim.port}`,
+    // Would be the embedded directory; in server mode nothing may be written there.
+    FAULTLINE_DATA_DIR: join(dir, 'embedded-unused'),
+    FAULTLINE_SPOOL_DIR: join(dir, 'spool'),
+  };
+  // Started apart: each opens its own Store against the same server.
+  [collector, dashboard] = await Promise.all([
+    startPart(['--only', 'collector', '--otlp-port', '0'], env, /^faultline: otlp (\S+)\/v1\/traces$/),
+    startPart(['--only', 'dashboard', '--port', '0'], env, /^faultline: dashboard (\S+)$/),
+  ]);
+  store = await openStore({ url: env.FAULTLINE_CLICKHOUSE_URL });
+  const now = Math.floor(Date.now() / 1000);
+  from = Math.floor(now / 60) * 60 - 60;
+  to = Math.ceil((now + 60) / 60) * 60;
+});
+
+afterAll(async () => {
+  await Promise.allSettled([collector?.stop(), dashboard?.stop()]);
+  await store?.close();
+  await shim?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The matrix cells and budget rows as the server-rendered overview HTML carries them. */
+function parseOverview(html: string) {
+  const matrix: Record<string, number> = {};
+  for (const m of html.matchAll(/data-testid="matrix-([a-z_]+-[a-z]+)" data-failures="(\d+)"/g)) {
+    matrix[m[1]!] = Number(m[2]);
+  }
+  const budget: Record<string, { calls: number; failures: number }> = {};
+  const row =
+    /<tr data-service="([^"]+)">.*?data-testid="budget-calls">([\d,]+)<.*?data-testid="budget-failures">([\d,]+)</gs;
+  for (const m of html.matchAll(row)) {
+    budget[m[1]!] = { calls: Number(m[2]!.replace(/,/g, '')), failures: Number(m[3]!.replace(/,/g, '')) };
+  }
+  return { matrix, budget };
+}
+
+describe('collector and dashboard as two processes against a ClickHouse server', () => {
+  it('shows on the overview page the counts that SQL over the same server returns', async () => {
+    for (const [service, specs] of SENT) {
+      const exporter = new OTLPTraceExporter({ url: `${collector.url}/v1/traces` });
+      const result = await exportSpans(exporter, makeSpans(service, specs));
+      expect(result, String(result.error)).toEqual({ ok: true, error: undefined });
+      await exporter.shutdown();
+    }
+    // The collector acknowledges only after the insert, so SQL sees every span now.
+    const failures = await store.runNamed<{ class: string; source: string; failures: number }>(
+      'dashboard/failure_counts',
+      { from, to, service: '', source: '' },
+    );
+    const sqlMatrix = Object.fromEntries(
+      failures.rows.map((r) => [`${r.class}-${r.source}`, Number(r.failures)]),
+    );
+    expect(sqlMatrix).toEqual(EXPECTED_MATRIX);
+    const calls = await store.runNamed<{ service: string; calls: number; failures: number }>(
+      'dashboard/call_counts',
+      { from, to, service: '' },
+    );
+    const sqlBudget = Object.fromEntries(
+      calls.rows.map((r) => [r.service, { calls: Number(r.calls), failures: Number(r.failures) }]),
+    );
+    expect(sqlBudget).toEqual(EXPECTED_BUDGET);
+
+    const res = await fetch(`${dashboard.url}/?from=${from}&to=${to}`);
+    expect(res.status).toBe(200);
+    const page = parseOverview(await res.text());
+    expect(page.matrix).toEqual(sqlMatrix);
+    expect(page.budget).toEqual(sqlBudget);
+
+    // A service filter in the URL narrows the page the way it narrows SQL.
+    const filtered = parseOverview(
+      await (await fetch(`${dashboard.url}/?from=${from}&to=${to}&service=${PAYMENTS}`)).text(),
+    );
+    expect(filtered.matrix).toEqual({ 'authentication-sdk': 1 });
+    expect(filtered.budget).toEqual({ [PAYMENTS]: EXPECTED_BUDGET[PAYMENTS] });
+  });
+});
+
+describe('npm start --only', () => {
+  const env = { ...process.env, FAULTLINE_CLICKHOUSE_URL: '' };
+
+  it('refuses to split over an embedded data directory, and says why and what to do', () => {
+    const r = runStart(['--only', 'dashboard'], env);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--only dashboard needs a ClickHouse server.*FAULTLINE_CLICKHOUSE_URL/s);
+  });
+
+  it('refuses an unknown part and an unknown flag', () => {
+    const part = runStart(['--only', 'collectr'], env);
+    expect(part.status).toBe(2);
+    expect(part.stderr).toContain('give --only collector or --only dashboard');
+    const flag = runStart(['--onyl', 'collector'], env);
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain("Unknown option '--onyl'");
+  });
+
+  it('documents --only in --help', () => {
+    const r = runStart(['--help'], env);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/--only <part>\s+run only the collector or only the dashboard/);
+  });
+});
