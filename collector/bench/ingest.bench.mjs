@@ -1,7 +1,8 @@
 // Ingest benchmark: 512-span OTLP/protobuf requests from this process into a collector child
-// process with embedded chDB; first, in the same child and engine, the ceiling: the same rows,
-// already serialized, in one INSERT. The load runs twice in the one run, against the writer's
-// earlier batching (before) and its current defaults (after). Prints every figure; asserts nothing.
+// process with embedded chDB. The load runs twice in the one run, against the writer's earlier
+// batching (before) and its current defaults (after), each preceded by the ceiling in the same
+// child and engine: the same rows, already serialized, in one INSERT. Prints every figure;
+// asserts nothing.
 //   node collector/bench/ingest.bench.mjs [--seconds 15]
 import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -46,26 +47,33 @@ async function main() {
   const ask = rpc(child);
   try {
     const { ports } = await ask({ cmd: 'ready' });
-    // Ceiling first, on the fresh engine: the receiver's own rows for these bodies, serialized
-    // before the clock starts, in one INSERT through the same client and engine.
-    const ceiling = await ask({ cmd: 'ceiling', rows: 102_400 });
-    line(
-      'ceiling JSONEachRow',
-      `${fmt(ceiling.jsonRowsPerSec)} rows/s (one INSERT of ${ceiling.rows} rows, ${mb(ceiling.jsonBytes)}, ${ceiling.jsonSeconds.toFixed(2)} s)`,
-    );
-    line('ceiling binary', ceiling.binary);
     const agent = new Agent({ keepAlive: true, maxSockets: 256 });
     // Two collectors in the one child, on the one engine, measured back to back: the writer as it
     // was (size-or-time batches of 10 000, 2 concurrent inserts, a span-count queue) and as it is.
     const rates = {};
+    const ceilings = [];
     for (const name of ['before', 'after']) {
       console.log(`--- writer ${name}: ${ports[name].describe}`);
+      // The ceiling right before each phase, so a busy machine weighs on both sides of the ratio:
+      // the receiver's own rows for these bodies, serialized before the clock starts, in one INSERT
+      // through the same client and engine.
+      const ceiling = await ask({ cmd: 'ceiling', rows: 102_400, token: `fl-ceiling-${name}` });
+      ceilings.push(ceiling);
+      line(
+        'ceiling JSONEachRow',
+        `${fmt(ceiling.jsonRowsPerSec)} rows/s (one INSERT of ${ceiling.rows} rows, ${mb(ceiling.jsonBytes)}, ${ceiling.jsonSeconds.toFixed(2)} s)`,
+      );
+      if (name === 'before') line('ceiling binary', ceiling.binary);
       const url = `http://127.0.0.1:${ports[name].port}/v1/traces`;
       await closedLoop(url, agent, bodies, concurrency, 3); // warm-up: JIT, first parts, page cache
       await ask({ cmd: 'resetPeak' });
-      const writerBefore = (await ask({ cmd: 'stats', name })).writer;
+      const start = await ask({ cmd: 'stats', name });
+      const writerBefore = start.writer;
       const sustained = await closedLoop(url, agent, bodies, concurrency, seconds);
       const afterLoad = await ask({ cmd: 'stats', name });
+      // CPU of the whole collector process (receiver, writer and chDB's threads, merges included)
+      // per span: unlike spans/s it barely moves when other processes compete for the cores.
+      const cpuPerSpan = (afterLoad.cpuMicros - start.cpuMicros) / sustained.ackedSpans;
       const rate = sustained.ackedSpans / sustained.seconds;
       rates[name] = rate;
       line(
@@ -77,6 +85,10 @@ async function main() {
         `p50 ${ms(pct(sustained.latencies, 50))}  p99 ${ms(pct(sustained.latencies, 99))}  max ${ms(Math.max(...sustained.latencies))}`,
       );
       line('responses', JSON.stringify(sustained.statuses));
+      line(
+        'collector CPU per span',
+        `${cpuPerSpan.toFixed(1)} µs (ceiling ${ceiling.cpuMicrosPerRow.toFixed(1)} µs per row: CPU ratio ${(ceiling.cpuMicrosPerRow / cpuPerSpan).toFixed(2)}x)`,
+      );
       line('collector peak RSS (load)', mb(afterLoad.peakRss));
       const h = afterLoad.writer.insertLatency;
       const inserts = h.count - writerBefore.insertLatency.count;
@@ -107,14 +119,15 @@ async function main() {
       );
       line(
         'ratio sustained/ceiling',
-        `${(rate / ceiling.jsonRowsPerSec).toFixed(2)}x (JSONEachRow ceiling), writer ${name}`,
+        `${(rate / ceiling.jsonRowsPerSec).toFixed(2)}x (JSONEachRow ceiling just before), writer ${name}`,
       );
     }
 
     const drained = await ask({ cmd: 'drainAndCount' });
+    const ceilingRows = ceilings.reduce((n, c) => n + c.rows, 0);
     line(
       'rows check',
-      `otel_traces holds ${drained.rows} rows = ${ceiling.rows} ceiling rows + ${drained.rows - ceiling.rows} ingested; the collectors acknowledged ${drained.accepted} spans`,
+      `otel_traces holds ${drained.rows} rows = ${ceilingRows} ceiling rows + ${drained.rows - ceilingRows} ingested; the collectors acknowledged ${drained.accepted} spans`,
     );
     line('after/before', `${(rates.after / rates.before).toFixed(2)}x sustained spans/s`);
     agent.destroy();
@@ -422,30 +435,36 @@ async function runCollectorChild(dir, batch, queue) {
       else if (m.cmd === 'resetPeak') {
         peakRss = process.memoryUsage.rss();
         reply({});
-      } else if (m.cmd === 'stats') reply({ peakRss, writer: collectors[m.name].writer.stats() });
-      else if (m.cmd === 'mem') {
+      } else if (m.cmd === 'stats') {
+        const { user, system } = process.cpuUsage();
+        reply({ peakRss, writer: collectors[m.name].writer.stats(), cpuMicros: user + system });
+      } else if (m.cmd === 'mem') {
         const { rss, heapUsed } = process.memoryUsage();
         reply({ rss, heapUsed });
       } else if (m.cmd === 'drainAndCount') {
         await closeAll();
         const accepted = Object.values(collectors).reduce((n, c) => n + c.writer.stats().accepted, 0);
         reply({ rows: await count(), accepted });
-      } else if (m.cmd === 'ceiling') reply(await ceiling(m.rows));
+      } else if (m.cmd === 'ceiling') reply(await ceiling(m.rows, m.token));
     } catch (err) {
       reply({ error: String(err?.stack ?? err) });
     }
   });
 
-  async function ceiling(rows) {
+  async function ceiling(rows, token) {
     const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
     const serialized = (await makeBodies()).map((b) =>
       serializeRows(decodeTraces(b, 'protobuf', limits).rows),
     );
     let body = '';
     for (let i = 0; i < rows / SPANS_PER_REQUEST; i++) body += serialized[i % serialized.length];
+    const cpu = process.cpuUsage();
     const started = performance.now();
-    await insertBatch(store.client, body);
+    // A token of its own: without one, an identical body is dropped by block-hash deduplication.
+    await insertBatch(store.client, body, { token });
     const jsonSeconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const cpuMicrosPerRow = (used.user + used.system) / rows;
 
     let binary;
     try {
@@ -471,6 +490,7 @@ async function runCollectorChild(dir, batch, queue) {
       rows,
       jsonSeconds,
       jsonRowsPerSec: rows / jsonSeconds,
+      cpuMicrosPerRow,
       jsonBytes: Buffer.byteLength(body),
       binary,
     };

@@ -169,14 +169,14 @@ export interface WriterOptions {
   /** Seal a batch at this many serialized bytes (default 32 MiB). */
   maxBatchBytes?: number;
   /**
-   * Linger before a partial batch is sealed (default 200 ms). With adaptive batching this applies
-   * when no insert is running; otherwise the batch is sealed as soon as the running insert ends.
+   * Linger before a partial batch is sealed (default 200 ms). With adaptive batching, a batch whose
+   * linger ends while every insert slot is busy keeps filling until an insert ends.
    */
   maxBatchDelayMs?: number;
   /**
-   * Group commit (default true): while an insert runs, the next batch keeps filling instead of being
-   * sealed by the timer, and a concurrent insert starts only for a full batch. Each INSERT pays a
-   * fixed cost (a part per table and materialized view), so fewer, larger inserts ingest more.
+   * Group commit (default true): while all `maxConcurrentInserts` slots are busy, the next batch
+   * keeps filling instead of being sealed by the timer to wait in line. Each INSERT pays a fixed
+   * cost (a part per table and materialized view), so fewer, larger inserts ingest more.
    * `false` restores plain size-or-time batching (kept for the benchmark's before/after figures).
    */
   adaptiveBatching?: boolean;

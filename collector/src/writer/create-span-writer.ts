@@ -24,8 +24,9 @@ type Resolved = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string }
 
 function resolveOptions(o: WriterOptions): Resolved {
   const resolved: Resolved = {
-    maxBatchSpans: o.maxBatchSpans ?? 25_000,
-    maxBatchBytes: o.maxBatchBytes ?? 32 * 1024 ** 2,
+    // Default batch bounds shrink to fit a smaller queue; only explicit conflicts are errors.
+    maxBatchSpans: o.maxBatchSpans ?? Math.min(25_000, o.maxQueueSpans ?? 50_000),
+    maxBatchBytes: o.maxBatchBytes ?? Math.min(32 * 1024 ** 2, o.maxQueueBytes ?? 64 * 1024 ** 2),
     maxBatchDelayMs: o.maxBatchDelayMs ?? 200,
     maxQueueSpans: o.maxQueueSpans ?? 50_000,
     maxQueueBytes: o.maxQueueBytes ?? 64 * 1024 ** 2,
@@ -64,13 +65,12 @@ function resolveOptions(o: WriterOptions): Resolved {
 /**
  * The durable writer between the receiver and ClickHouse. Rows are batched by size and time,
  * adaptively: every INSERT pays a fixed cost (a new part in otel_traces and in each materialized
- * view's table), so while one is in flight the next batch keeps growing (group commit) and is
- * sealed the moment an insert slot frees; a second concurrent insert starts only for a full batch.
- * `maxBatchDelayMs` is the linger when idle, so a quiet collector still answers quickly.
+ * view's table), so while every insert slot is busy the next batch keeps growing (group commit)
+ * and is sealed the moment a slot frees, rather than sealed small by the timer to wait in line.
  * `write` resolves once its batch is inserted, or, when ClickHouse is unreachable or failing,
  * appended to the fsync'd spool. While the spool holds anything, new batches queue behind it so
- * replay keeps arrival order. Memory is bounded by `maxQueueSpans` (buffered + in flight) and disk
- * by `maxSpoolBytes`; past either, `write` rejects with SaturatedError.
+ * replay keeps arrival order. Memory is bounded by `maxQueueSpans` and `maxQueueBytes` (buffered +
+ * in flight) and disk by `maxSpoolBytes`; past any, `write` rejects with SaturatedError.
  */
 export function createSpanWriter(store: Store, options: WriterOptions = {}): SpanWriter {
   const o = resolveOptions(options);
@@ -91,6 +91,9 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
   let memoryBytes = 0;
   // Batches sealed but not yet finished (waiting for a slot, inserting or spooling).
   let sealedBatches = 0;
+  // The pending batch has waited its linger time and goes out as soon as a slot frees.
+  let lingered = false;
+  const slotFree = () => sealedBatches < o.maxConcurrentInserts;
   let timer: NodeJS.Timeout | undefined;
   let activeInserts = 0;
   const insertQueue: (() => void)[] = [];
@@ -184,14 +187,15 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
       memorySpans -= batch.rows;
       memoryBytes -= batch.bytes;
       sealedBatches--;
-      // Group commit: what piled up during this insert goes out now as one larger batch.
-      if (o.adaptiveBatching && pending.rows > 0 && sealedBatches === 0) seal();
+      // Group commit: what piled up while every slot was busy goes out now as one larger batch.
+      if (o.adaptiveBatching && lingered) seal();
     }
   }
 
   function seal(): void {
     if (timer) clearTimeout(timer);
     timer = undefined;
+    lingered = false;
     if (pending.rows === 0) return;
     const batch = pending;
     pending = { body: '', rows: 0, bytes: 0, waiters: [] };
@@ -201,10 +205,14 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
     void p.finally(() => inFlight.delete(p));
   }
 
-  /** The linger timer: seals a partial batch, unless (adaptive) an insert is running and will seal it. */
+  /**
+   * The linger timer seals a partial batch. Adaptive: only into a free insert slot; with every slot
+   * busy the batch keeps filling and is sealed when an insert finishes, instead of queueing small.
+   */
   function onTimer(): void {
     timer = undefined;
-    if (!o.adaptiveBatching || sealedBatches === 0) seal();
+    if (!o.adaptiveBatching || slotFree()) seal();
+    else lingered = true;
   }
 
   function saturated(what: string): SaturatedError {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -148,6 +148,8 @@ describe('collector and dashboard as two processes against a ClickHouse server',
     );
     expect(filtered.matrix).toEqual({ 'authentication-sdk': 1 });
     expect(filtered.budget).toEqual({ [PAYMENTS]: EXPECTED_BUDGET[PAYMENTS] });
+    // Both processes went through the server: neither opened an embedded data directory.
+    expect(existsSync(join(dir, 'embedded-unused'))).toBe(false);
   });
 });
 

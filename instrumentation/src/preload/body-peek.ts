@@ -42,11 +42,11 @@ export function peekIncomingMessage(response: IncomingMessage, maxBytes: number)
 }
 
 /**
- * Every error marker the body classifier reads (`error`, `errors`, `ok: false`, `success`,
- * `status`, `isError`, AWS `__type`, a Kubernetes `Failure`) contains one of these words, so a
- * body without any of them is a success: skipping the parse keeps the common path cheap.
+ * Every error marker the body classifier reads (`error`, `errors`, `"ok": false`, `"success":
+ * false`, a failed `status`, `isError`, AWS `__type`, a Kubernetes `Failure`) matches this, so a
+ * body that does not is a success: skipping the parse keeps the common path cheap.
  */
-const ERROR_MARKER = /error|"ok"|success|status|fail|__type/i;
+const ERROR_MARKER = /error|"(ok|success)"\s*:\s*false|status|fail|__type/i;
 
 export function mayCarryError(bytes: Uint8Array | string): boolean {
   return ERROR_MARKER.test(typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('latin1'));

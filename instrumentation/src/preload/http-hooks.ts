@@ -20,7 +20,8 @@ export function httpHooks(
 ): Pick<HttpInstrumentationConfig, 'requestHook' | 'responseHook'> {
   return {
     requestHook(span, request) {
-      if (!(request instanceof ClientRequest)) return;
+      // Unsampled spans are never exported: classifying for them would be pure overhead.
+      if (!span.isRecording() || !(request instanceof ClientRequest)) return;
       safely('http requestHook', () => {
         request.on(errorMonitor, (err: unknown) => safely('http error', () => onClientError(span, err)));
         const earlier = state.config.enforceMisrouted ? state.repeats.get(span) : undefined;
@@ -29,7 +30,7 @@ export function httpHooks(
       });
     },
     responseHook(span, response) {
-      if (!(response instanceof IncomingMessage)) return;
+      if (!span.isRecording() || !(response instanceof IncomingMessage)) return;
       safely('http responseHook', () => {
         const { headers } = response;
         const peek =
@@ -37,7 +38,9 @@ export function httpHooks(
           isPeekable(headers['content-type'], headers['content-length'], state.config.bodyPeekMaxBytes)
             ? peekIncomingMessage(response, state.config.bodyPeekMaxBytes)
             : undefined;
-        state.responses.set(span, { status: response.statusCode ?? 0, headers, body: peek });
+        const status = response.statusCode ?? 0;
+        // A success without a peeked body has nothing to classify: record only what can fail.
+        if (status >= 400 || peek) state.responses.set(span, { status, headers, body: peek });
       });
     },
   };

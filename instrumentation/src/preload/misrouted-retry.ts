@@ -24,6 +24,11 @@ export class MisroutedRetryTracker {
     }
   }
 
+  /** Remembered failures; 0 lets callers skip building an operation key on every span. */
+  get size(): number {
+    return this.failures.size;
+  }
+
   /** The earlier envelope when this call repeats a non-retryable failure, else undefined. */
   lookup(correlationId: string, operation: string): Envelope | undefined {
     const key = `${correlationId}\u0000${operation}`;

@@ -41,7 +41,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
         span.setAttribute(ATTR_ATTEMPT, attempt);
         if (source === 'http') span.setAttribute('http.request.resend_count', attempt - 1);
       }
-      const key = operationKey(attrs);
+      const key = this.state.misrouted.size > 0 ? operationKey(attrs) : undefined;
       const earlier = key ? this.state.misrouted.lookup(correlationId, key) : undefined;
       if (earlier) {
         span.setAttribute(ATTR_MISROUTED_RETRY, true);

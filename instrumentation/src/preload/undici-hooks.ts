@@ -35,12 +35,14 @@ export function undiciHooks(
 ): Pick<UndiciInstrumentationConfig, 'requestHook' | 'responseHook'> {
   return {
     requestHook(span, request) {
+      if (!span.isRecording()) return;
       safely('undici requestHook', () => {
         spans.set(request, span);
         adoptFetchSlot(request);
       });
     },
     responseHook(span, { request, response }) {
+      if (!span.isRecording()) return;
       safely('undici responseHook', () => {
         const headers = headersFrom(response.headers);
         const slot = fetchSlotOf(request);

@@ -1,0 +1,46 @@
+import { createServer, get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { isPeekable, mayCarryError, peekIncomingMessage } from '../../src/preload/body-peek.js';
+
+describe('body peek', () => {
+  it('only peeks JSON with a small declared length', () => {
+    expect(isPeekable('application/json; charset=utf-8', '120', 16_384)).toBe(true);
+    expect(isPeekable('application/problem+json', 80, 16_384)).toBe(true);
+    expect(isPeekable('text/html', '120', 16_384)).toBe(false);
+    expect(isPeekable('application/json', undefined, 16_384)).toBe(false); // chunked / streamed
+    expect(isPeekable('application/json', '20000', 16_384)).toBe(false);
+    expect(isPeekable('application/json', '0', 16_384)).toBe(false);
+  });
+
+  it('skips the parse for bodies without any error marker', () => {
+    expect(mayCarryError('{"ok":true,"items":[1,2]}')).toBe(false);
+    expect(mayCarryError('{"ok": false}')).toBe(true);
+    expect(mayCarryError('{"items":[1,2],"total":2}')).toBe(false);
+    expect(mayCarryError('{"errors":[{"message":"Throttled"}]}')).toBe(true);
+    expect(mayCarryError(Buffer.from('{"Status":"Failure"}'))).toBe(true);
+  });
+
+  it("copies a node:http body without changing the application's read", async () => {
+    const body = JSON.stringify({ ok: false, error: { code: 'insufficient_funds' }, pad: 'x'.repeat(3000) });
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      // Two writes: the peek must assemble chunks.
+      res.write(body.slice(0, 1000));
+      setTimeout(() => res.end(body.slice(1000)), 5);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    // Wrapped in the 'response' event itself, as the instrumentation's responseHook runs.
+    const [res, peek] = await new Promise<[IncomingMessage, () => unknown]>((resolve) =>
+      get(`http://127.0.0.1:${port}/`, (r) => resolve([r, peekIncomingMessage(r, 16_384)])),
+    );
+    // The application starts reading late, in paused mode: it must still get every byte.
+    await new Promise((r) => setTimeout(r, 20));
+    let read = '';
+    for await (const chunk of res) read += String(chunk);
+    server.close();
+    expect(read).toBe(body);
+    expect(peek()).toEqual(JSON.parse(body));
+  });
+});
