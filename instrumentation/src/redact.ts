@@ -44,6 +44,22 @@ const KNOWN_KEYS = new RegExp(
   'g',
 );
 
+/**
+ * Exact pre-check for KNOWN_KEYS: every pattern there contains `_`, `-` or one of these literal
+ * prefixes, so text with none of them cannot match and skips the regular expression.
+ */
+function mayHoldKnownKey(text: string): boolean {
+  return (
+    text.indexOf('_') >= 0 ||
+    text.indexOf('-') >= 0 ||
+    text.indexOf('eyJ') >= 0 ||
+    text.indexOf('AKIA') >= 0 ||
+    text.indexOf('ASIA') >= 0 ||
+    text.indexOf('AIza') >= 0 ||
+    text.indexOf('SG.') >= 0
+  );
+}
+
 /** Base64 credentials carry a digit, an upper-case letter after the first or `+/=`; prose words do not. */
 function looksLikeCredential(token: string): boolean {
   if (token.length < 8) return false;
@@ -59,7 +75,7 @@ function looksLikeCredential(token: string): boolean {
 export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length === 0) return typeof text === 'string' ? text : '';
   if (text.length < MIN_SECRET_TEXT || !mayHoldSecret(text)) return text;
-  let out = text.replace(KNOWN_KEYS, REDACTED);
+  let out = mayHoldKnownKey(text) ? text.replace(KNOWN_KEYS, REDACTED) : text;
   if (out.indexOf('@') >= 0 && out.indexOf('://') >= 0)
     out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
   out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, token: string) =>

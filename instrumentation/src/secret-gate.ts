@@ -6,12 +6,14 @@
  * pass without running any regular expression, which is what keeps envelopes cheap.
  */
 
-const SEPARATOR = 0;
+/** Character classes as bits, so one table read both classifies a character and updates a run. */
 const LOWER = 1;
 const UPPER = 2;
-const DIGIT = 3;
-const TOKEN_PUNCT = 4; // _ - + : part of a token
-const TRIGGER = 5; // = @
+const DIGIT = 4;
+const TOKEN_PUNCT = 8; // _ - + : part of a token
+const TRIGGER = 16; // = @
+/** A letter that may start one of WORDS (b p s t a c, either case). */
+const INITIAL = 32;
 
 const KIND = new Uint8Array(128);
 for (let c = 97; c <= 122; c++) KIND[c] = LOWER;
@@ -19,6 +21,7 @@ for (let c = 65; c <= 90; c++) KIND[c] = UPPER;
 for (let c = 48; c <= 57; c++) KIND[c] = DIGIT;
 for (const ch of '_-+') KIND[ch.charCodeAt(0)] = TOKEN_PUNCT;
 for (const ch of '=@') KIND[ch.charCodeAt(0)] = TRIGGER;
+for (const ch of 'bpstacBPSTAC') KIND[ch.charCodeAt(0)] = (KIND[ch.charCodeAt(0)] as number) | INITIAL;
 
 /** Words that announce a credential when they start a word (compared case-insensitively), by initial. */
 const WORDS: Array<readonly string[] | undefined> = new Array(128).fill(undefined);
@@ -48,29 +51,34 @@ function startsWord(text: string, at: number, c: number): boolean {
 const DIGIT_RUN = 8;
 const MIXED_RUN = 20;
 
+/** Whether a run of `run` token characters with the class bits `seen` looks like a key. */
+function keyLike(run: number, seen: number): boolean {
+  return (
+    run >= DIGIT_RUN &&
+    ((seen & DIGIT) !== 0 || (run >= MIXED_RUN && (seen & (LOWER | UPPER)) === (LOWER | UPPER)))
+  );
+}
+
 /** False only when `text` certainly holds nothing redactText would replace. */
 export function mayHoldSecret(text: string): boolean {
   let run = 0;
-  let digits = false;
-  let lower = false;
-  let upper = false;
+  let seen = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
+    // Non-ASCII counts as a lower-case letter: part of a word, never a trigger.
     const kind = c < 128 ? (KIND[c] as number) : LOWER;
-    if (kind === SEPARATOR) {
-      if (run >= DIGIT_RUN && (digits || (lower && upper && run >= MIXED_RUN))) return true;
+    if (kind === 0) {
+      if (run >= DIGIT_RUN && keyLike(run, seen)) return true;
       run = 0;
-      digits = lower = upper = false;
+      seen = 0;
     } else if (kind === TRIGGER) {
       return true;
     } else {
-      if (run === 0 && kind !== DIGIT && kind !== TOKEN_PUNCT && startsWord(text, i, c)) return true;
+      if (run === 0 && (kind & INITIAL) !== 0 && startsWord(text, i, c)) return true;
       run++;
-      if (kind === DIGIT) digits = true;
-      else if (kind === LOWER) lower = true;
-      else if (kind === UPPER) upper = true;
+      seen |= kind;
     }
   }
-  return run >= DIGIT_RUN && (digits || (lower && upper && run >= MIXED_RUN));
+  return keyLike(run, seen);
 }

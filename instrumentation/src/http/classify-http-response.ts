@@ -52,6 +52,16 @@ function headerCodes(sig: Signal, h: HeaderReader, status: number): void {
   if (ms !== undefined) applyCode(sig, ms, !restatesStatus(ms, status));
 }
 
+const MAX_RAW_TEXT = 2048;
+
+/** A text body for raw; a one-line body is usually the message itself, already redacted. */
+function rawText(text: string, known: KnownText | undefined): string {
+  // Both redact the whole string when it is this short, so the message's redaction is reusable.
+  if (known !== undefined && known.text === text && text.length <= RAW_LIMITS.maxStringChars * 4)
+    return truncate(known.redacted, MAX_RAW_TEXT);
+  return boundedText(text, MAX_RAW_TEXT);
+}
+
 /**
  * Classifies an HTTP response into an envelope, or `null` when it is not a failure. The body
  * and headers are read before the status, because vendors put the real answer there: a 200
@@ -119,7 +129,7 @@ export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyCo
     view.json !== undefined
       ? toRaw(view.json, known)
       : view.text !== undefined
-        ? boundedText(view.text, 2048)
+        ? rawText(view.text, known)
         : null;
   return buildEnvelope(
     {

@@ -98,30 +98,124 @@ function collectHeaders(
 /**
  * Case-insensitive lookups for the classifier's hot path. One pass over the caller's headers,
  * on first need, keeps only the names the classifier reads or raw stores (retry, rate-limit,
- * vendor error and request-id headers), so every later lookup is a read of a tiny object and
- * unrelated headers (cookies included) are never copied.
+ * vendor error and request-id headers), so unrelated headers (cookies included) are never
+ * copied. The few kept pairs live in two short arrays: a linear scan of two or three names
+ * beats a dictionary-mode object, and `forEachRelevant` walks them without a for-in.
  */
 export class HeaderReader {
-  private picked: Record<string, string> | undefined;
+  private names: string[] | undefined;
+  private values: string[] = NO_VALUES;
 
   constructor(private readonly source: unknown) {}
 
   /** `name` must be lower-case and one isRelevantHeader accepts. */
   get(name: string): string | undefined {
-    return this.relevant()[name];
+    const names = this.names ?? this.collect();
+    for (let i = 0; i < names.length; i++) if (names[i] === name) return this.values[i];
+    return undefined;
+  }
+
+  /** Number of relevant headers present. */
+  size(): number {
+    return (this.names ?? this.collect()).length;
+  }
+
+  /** Name of the `i`-th relevant header (first-seen order, `i < size()`). */
+  nameAt(i: number): string {
+    return (this.names ?? this.collect())[i] as string;
+  }
+
+  /** Joined value of the `i`-th relevant header. */
+  valueAt(i: number): string {
+    if (this.names === undefined) this.collect();
+    return this.values[i] as string;
   }
 
   /** The relevant headers, lower-case names, multiple values joined with `, `. */
   relevant(): Readonly<Record<string, string>> {
-    if (this.picked === undefined) {
-      this.picked =
-        this.source == null ? EMPTY : collectHeaders(this.source, Object.create(null), isRelevantHeader);
+    const out: Record<string, string> = Object.create(null);
+    const names = this.names ?? this.collect();
+    for (let i = 0; i < names.length; i++) out[names[i] as string] = this.values[i] as string;
+    return out;
+  }
+
+  private collect(): string[] {
+    if (this.source == null) {
+      this.names = NO_NAMES;
+      return NO_NAMES;
     }
-    return this.picked;
+    const picked = new PickedHeaders();
+    pickHeaders(this.source, picked);
+    this.names = picked.names;
+    this.values = picked.values;
+    return picked.names;
   }
 }
 
-const EMPTY: Record<string, string> = Object.freeze(Object.create(null));
+const NO_NAMES: string[] = [];
+const NO_VALUES: string[] = [];
+
+/** Relevant (name, value) pairs in first-seen order; a repeated name joins its values with `, `. */
+class PickedHeaders {
+  names: string[] = NO_NAMES;
+  values: string[] = NO_VALUES;
+
+  add(name: unknown, value: unknown): void {
+    const key = nameToString(name);
+    if (key !== undefined && isRelevantHeader(key)) this.addRelevant(key, value);
+  }
+
+  /** `key` is already lower-case and relevant. */
+  addRelevant(key: string, value: unknown): void {
+    const v = valueToString(value);
+    if (v === undefined) return;
+    if (this.names === NO_NAMES) {
+      this.names = [key];
+      this.values = [v];
+      return;
+    }
+    const at = this.names.indexOf(key);
+    if (at >= 0) this.values[at] = `${this.values[at]}, ${v}`;
+    else {
+      this.names.push(key);
+      this.values.push(v);
+    }
+  }
+}
+
+/** collectHeaders for the reader: the same shapes, relevance tested before a value is read. */
+function pickHeaders(headers: unknown, out: PickedHeaders): void {
+  if (typeof headers !== 'object' || headers === null) return;
+  try {
+    if (Array.isArray(headers)) {
+      if (headers.length > 0 && !Array.isArray(headers[0])) {
+        for (let i = 0; i + 1 < headers.length; i += 2) out.add(headers[i], headers[i + 1]);
+      } else {
+        for (const pair of headers) if (Array.isArray(pair)) out.add(pair[0], pair[1]);
+      }
+      return;
+    }
+    if (headers instanceof Map || isIterableHeaders(headers)) {
+      (headers as Map<unknown, unknown>).forEach((value, key) => {
+        out.add(key, value);
+      });
+      return;
+    }
+    const keys = Object.keys(headers);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const lower = nameToString(key) as string;
+      if (!isRelevantHeader(lower)) continue;
+      try {
+        out.addRelevant(lower, (headers as Record<string, HeaderValue>)[key]);
+      } catch {
+        // one unreadable header must not cost the others
+      }
+    }
+  } catch {
+    // A hostile or half-built headers object: keep what was readable.
+  }
+}
 
 /** Parses a non-negative decimal number without a regex; `undefined` when `text` is not one. */
 export function parseSeconds(text: string): number | undefined {

@@ -12,14 +12,21 @@ function structuredParam(value: string, names: readonly string[]): number | unde
   return undefined;
 }
 
+// Name lists are module constants: this runs on every failing call, so no per-call arrays.
+const REMAINING = ['x-ratelimit-remaining', 'x-rate-limit-remaining', 'ratelimit-remaining'] as const;
+const REMAINING_PARAMS = ['remaining', 'r'] as const;
+const RESET_PARAMS = ['reset', 't'] as const;
+const RESET = ['ratelimit-reset', 'x-ratelimit-reset', 'x-rate-limit-reset'] as const;
+
 /** `0` in any remaining-count header: the client has used up its window. */
 export function rateLimitExhausted(h: HeaderReader): boolean {
-  for (const name of ['x-ratelimit-remaining', 'x-rate-limit-remaining', 'ratelimit-remaining']) {
-    const v = h.get(name);
+  if (h.size() === 0) return false;
+  for (let i = 0; i < REMAINING.length; i++) {
+    const v = h.get(REMAINING[i] as string);
     if (v !== undefined && parseSeconds(v) === 0) return true;
   }
   const structured = h.get('ratelimit');
-  return structured !== undefined && structuredParam(structured, ['remaining', 'r']) === 0;
+  return structured !== undefined && structuredParam(structured, REMAINING_PARAMS) === 0;
 }
 
 /**
@@ -63,9 +70,10 @@ const PAIRS: ReadonlyArray<[remaining: string, reset: string, kind: 'duration' |
  * besides (or instead of) Retry-After. Only consulted for a rate-limited response.
  */
 export function rateLimitResetSeconds(h: HeaderReader, nowMs: number): number | null {
+  if (h.size() === 0) return null;
   const structured = h.get('ratelimit');
   if (structured !== undefined) {
-    const t = structuredParam(structured, ['reset', 't']);
+    const t = structuredParam(structured, RESET_PARAMS);
     if (t !== undefined) return t;
   }
   const after = h.get('x-ratelimit-reset-after'); // Discord: delta seconds, fractional
@@ -73,8 +81,8 @@ export function rateLimitResetSeconds(h: HeaderReader, nowMs: number): number | 
     const n = parseSeconds(after);
     if (n !== undefined) return n;
   }
-  for (const name of ['ratelimit-reset', 'x-ratelimit-reset', 'x-rate-limit-reset']) {
-    const v = h.get(name);
+  for (let i = 0; i < RESET.length; i++) {
+    const v = h.get(RESET[i] as string);
     if (v === undefined) continue;
     const n = parseSeconds(v);
     if (n !== undefined) return deltaOrEpoch(n, nowMs);
@@ -83,7 +91,8 @@ export function rateLimitResetSeconds(h: HeaderReader, nowMs: number): number | 
     return secondsUntilDate(v, nowMs);
   }
   let best: number | null = null;
-  for (const [remainingName, resetName, kind] of PAIRS) {
+  for (let i = 0; i < PAIRS.length; i++) {
+    const [remainingName, resetName, kind] = PAIRS[i] as (typeof PAIRS)[number];
     const reset = h.get(resetName);
     if (reset === undefined) continue;
     const remaining = h.get(remainingName);
