@@ -4,6 +4,7 @@
  * and model prompts, so anything shaped like a credential is replaced before it leaves here.
  */
 
+import { mayAssignSecret, mayHoldAuthScheme } from './redact-precheck.js';
 import { mayHoldSecret } from './secret-gate.js';
 
 export const REDACTED = '[REDACTED]';
@@ -78,12 +79,13 @@ export function redactText(text: string): string {
   let out = mayHoldKnownKey(text) ? text.replace(KNOWN_KEYS, REDACTED) : text;
   if (out.indexOf('@') >= 0 && out.indexOf('://') >= 0)
     out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
-  out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, token: string) =>
-    token === REDACTED || (scheme.toLowerCase() !== 'bearer' && !looksLikeCredential(token))
-      ? m
-      : `${scheme}${space}${REDACTED}`,
-  );
-  if (out.indexOf('=') < 0 && out.indexOf(':') < 0) return out;
+  if (mayHoldAuthScheme(out))
+    out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, token: string) =>
+      token === REDACTED || (scheme.toLowerCase() !== 'bearer' && !looksLikeCredential(token))
+        ? m
+        : `${scheme}${space}${REDACTED}`,
+    );
+  if (!mayAssignSecret(out)) return out;
   out = out.replace(SECRET_ASSIGNMENT, (m, name: string, sep: string, value: string) => {
     if (value.includes('[REDACTED')) return m;
     const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';

@@ -7,7 +7,7 @@ import { awsErrorName, jsonBodySignal } from './json-body-signal.js';
 import { classFromMessage, mentionsRateLimit } from './message-class.js';
 import { rateLimitExhausted, rateLimitResetSeconds } from './rate-limit-headers.js';
 import { readBody } from './read-body.js';
-import { applyCode, type Signal } from './signal.js';
+import { applyCode, newSignal, type Signal } from './signal.js';
 import { classForStatus, restatesStatus, statusMessage } from './status-class.js';
 import { textBodySignal } from './text-body-signal.js';
 
@@ -82,7 +82,7 @@ export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyCo
 
   const h = new HeaderReader(res.headers);
   if (failing) {
-    sig ??= { failure: true };
+    sig ??= newSignal(true);
     if (sig.cls === undefined) headerCodes(sig, h, status);
   }
   const s = sig as Signal;

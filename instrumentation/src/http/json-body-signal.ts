@@ -1,4 +1,4 @@
-import { applyCode, asCode, asSeconds, asText, type Signal } from './signal.js';
+import { applyCode, asCode, asSeconds, asText, newSignal, type Signal } from './signal.js';
 import { classForStatus, restatesStatus } from './status-class.js';
 
 type Obj = Record<string, unknown>;
@@ -169,7 +169,7 @@ const FAILED_STATUS = new Set([
  * stable code; `failure` marks bodies that report an error even under a 2xx status.
  */
 export function jsonBodySignal(body: unknown, status: number): Signal | undefined {
-  const sig: Signal = { failure: false };
+  const sig = newSignal(false);
   let o: unknown = body;
   if (Array.isArray(body)) {
     // A top-level array is either batched GraphQL results or a list of errors (Salesforce).

@@ -17,6 +17,22 @@ export interface Signal {
   retryAfter?: number;
 }
 
+/**
+ * A Signal with every field present from the start, so all signals share one hidden class and
+ * the classifier's reads of them stay monomorphic whichever fields a body filled in.
+ */
+export function newSignal(failure: boolean, message?: string): Signal {
+  return {
+    failure,
+    cls: undefined,
+    quota: undefined,
+    code: undefined,
+    message,
+    retryable: undefined,
+    retryAfter: undefined,
+  };
+}
+
 /** Order in which codes win when one body carries several errors: the one that stops everything first. */
 const RANK: Record<VendorMeaning, number> = {
   rate_limit: 5,

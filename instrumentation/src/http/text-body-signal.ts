@@ -1,4 +1,4 @@
-import { applyCode, type Signal } from './signal.js';
+import { applyCode, newSignal, type Signal } from './signal.js';
 
 function between(text: string, open: string, close: string): string | undefined {
   const i = text.indexOf(open);
@@ -31,20 +31,23 @@ export function textBodySignal(text: string): Signal | undefined {
   if (text.charCodeAt(i) === 60 /* < */) {
     const code = between(text, '<Code>', '</Code>');
     if (code !== undefined) {
-      const sig: Signal = { failure: text.indexOf('<Error') >= 0 };
+      const sig = newSignal(text.indexOf('<Error') >= 0);
       applyCode(sig, code);
       sig.message = between(text, '<Message>', '</Message>');
       return sig;
     }
     const title = between(text, '<title>', '</title>') ?? between(text, '<TITLE>', '</TITLE>');
-    return title === undefined ? undefined : { failure: false, message: title };
+    return title === undefined ? undefined : newSignal(false, title);
   }
   if (text.startsWith('error code: ', i)) {
     const code = text.slice(i + 12, i + 16);
     const cls = CLOUDFLARE.get(code as '1015');
-    return { failure: false, code, ...(cls ? { cls } : {}), message: `Cloudflare error ${code}` };
+    const sig = newSignal(false, `Cloudflare error ${code}`);
+    sig.code = code;
+    if (cls) sig.cls = cls;
+    return sig;
   }
   const nl = text.indexOf('\n', i);
   const line = (nl < 0 ? text.slice(i) : text.slice(i, nl)).trim();
-  return line === '' ? undefined : { failure: false, message: line };
+  return line === '' ? undefined : newSignal(false, line);
 }

@@ -9,10 +9,19 @@ export function isPeekable(
   contentLength: string | number | undefined,
   maxBytes: number,
 ): boolean {
-  if (!contentType || !/^application\/([\w.+-]+\+)?json\b/i.test(contentType.trim())) return false;
-  const length = Number(contentLength);
-  return Number.isInteger(length) && length > 0 && length <= maxBytes;
+  // Length first: it is one number compare, and most successes fail it or the type check anyway.
+  if (contentLength === undefined || contentType === undefined) return false;
+  const length = typeof contentLength === 'number' ? contentLength : Number(contentLength);
+  if (!(length > 0 && length <= maxBytes) || !Number.isInteger(length)) return false;
+  return JSON_TYPE.test(contentType);
 }
+
+/**
+ * `application/json`, any `+json` suffix (problem+json, vnd.api+json) and AWS's JSON protocols
+ * (`application/x-amz-json-1.0` / `-1.1`), whose 400s carry the error name (ThrottlingException)
+ * only in the body.
+ */
+const JSON_TYPE = /^\s*application\/(?:[\w.+-]+\+json|json|x-amz-json-1\.[01])\s*(?:;|$)/i;
 
 /**
  * Copies the chunks of a node:http response as the parser hands them to the stream. Wrapping the

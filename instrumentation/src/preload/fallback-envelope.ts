@@ -4,6 +4,7 @@ import { classifyError } from '../error/classify-error.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
 import type { Envelope } from '../types.js';
 import { takeDriverError } from './driver-errors.js';
+import { takePgError } from './pg-errors.js';
 import { dbSystemOf, httpStatusOf } from './span-source.js';
 
 const SPAN_STATUS_ERROR = 2;
@@ -11,7 +12,8 @@ const SPAN_STATUS_ERROR = 2;
 /**
  * Rebuilds an envelope from what an instrumentation left on the span when no hook reached the
  * error object: the HTTP status, `error.type`, the exception event and the status message. pg
- * records only "PostgreSQL error … (code: 42P01)", so the SQLSTATE is recovered from there.
+ * records only "PostgreSQL error … (code: 42P01)": the driver's error comes from pg-errors.ts, and
+ * the SQLSTATE in that string is the last resort.
  */
 export function envelopeFromSpan(
   span: ReadableSpan,
@@ -25,7 +27,12 @@ export function envelopeFromSpan(
   }
   if (span.status.code !== SPAN_STATUS_ERROR) return null;
   const system = classifyCtx.system;
-  const driverError = system === 'mysql' || system === 'mariadb' ? takeDriverError() : undefined;
+  const driverError =
+    system === 'postgresql'
+      ? takePgError(span)
+      : system === 'mysql' || system === 'mariadb'
+        ? takeDriverError()
+        : undefined;
   if (driverError !== undefined) return classifyError(driverError, classifyCtx);
   return classifyError(errorLikeFrom(span, attrs), classifyCtx);
 }

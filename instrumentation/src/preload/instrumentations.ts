@@ -4,11 +4,11 @@ import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { TediousInstrumentation } from '@opentelemetry/instrumentation-tedious';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { awsHooks } from './aws-hook.js';
 import { httpHooks } from './http-hooks.js';
+import { PgErrorInstrumentation } from './pg-errors.js';
 import type { PreloadState } from './preload-state.js';
 import { undiciHooks } from './undici-hooks.js';
 
@@ -17,7 +17,7 @@ export function createInstrumentations(state: PreloadState): Instrumentation[] {
   const factories: Record<string, () => Instrumentation> = {
     http: () => new HttpInstrumentation(httpHooks(state)),
     undici: () => new UndiciInstrumentation(undiciHooks(state)),
-    pg: () => new PgInstrumentation(),
+    pg: () => new PgErrorInstrumentation(),
     mysql2: () => new MySQL2Instrumentation(),
     tedious: () => new TediousInstrumentation(),
     ioredis: () => new IORedisInstrumentation(),

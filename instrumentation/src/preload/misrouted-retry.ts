@@ -24,6 +24,14 @@ export class MisroutedRetryTracker {
     }
   }
 
+  /**
+   * The call ended some other way (success, a retryable or unclassified failure): a repeat after
+   * that is an ordinary retry, so the earlier non-retryable failure no longer speaks for it.
+   */
+  forget(correlationId: string, operation: string): void {
+    this.failures.delete(`${correlationId}\u0000${operation}`);
+  }
+
   /** Remembered failures; 0 lets callers skip building an operation key on every span. */
   get size(): number {
     return this.failures.size;

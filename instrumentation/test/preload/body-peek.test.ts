@@ -11,6 +11,13 @@ describe('body peek', () => {
     expect(isPeekable('application/json', undefined, 16_384)).toBe(false); // chunked / streamed
     expect(isPeekable('application/json', '20000', 16_384)).toBe(false);
     expect(isPeekable('application/json', '0', 16_384)).toBe(false);
+    // AWS JSON protocols carry the error name (ThrottlingException) only in the body.
+    expect(isPeekable('application/x-amz-json-1.0', '120', 16_384)).toBe(true);
+    expect(isPeekable('application/x-amz-json-1.1', '120', 16_384)).toBe(true);
+    expect(isPeekable('application/vnd.api+json; charset=utf-8', '120', 16_384)).toBe(true);
+    expect(isPeekable('application/json-seq', '120', 16_384)).toBe(false); // a stream of records
+    expect(isPeekable('application/jsonx', '120', 16_384)).toBe(false);
+    expect(isPeekable('application/json', '1.5', 16_384)).toBe(false);
   });
 
   it('skips the parse for bodies without any error marker', () => {
