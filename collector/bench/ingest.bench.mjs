@@ -1,7 +1,9 @@
 // Ingest benchmark: 512-span OTLP/protobuf requests from this process into a collector child
-// process with embedded chDB. The load runs twice in the one run, against the writer's earlier
-// batching (before) and its current defaults (after), each preceded by the ceiling in the same
-// child and engine: the same rows, already serialized, in one INSERT. Prints every figure;
+// process with embedded chDB. The load runs twice in the one run, against the writer acknowledging
+// after the INSERT (before: `ackAfter: 'insert'`) and after the write-ahead log's fsync (after:
+// `ackAfter: 'wal'`), each preceded by the ceiling in the same child and engine: the same rows,
+// already serialized, in one INSERT. Sustained ingest counts a span only once it is inserted: the
+// clock runs until the collector has inserted everything it acknowledged. Prints every figure;
 // asserts nothing.
 //   node collector/bench/ingest.bench.mjs [--seconds 15]
 import { fork } from 'node:child_process';
@@ -25,6 +27,8 @@ async function main() {
       concurrency: { type: 'string', default: '32' },
       batch: { type: 'string', default: '' },
       queue: { type: 'string', default: '' },
+      // JSON merged into the `after` writer's options, e.g. '{"insertSettings":{"max_insert_threads":1}}'.
+      'after-options': { type: 'string', default: '{}' },
     },
   });
   const seconds = Number(values.seconds);
@@ -39,11 +43,15 @@ async function main() {
   await printReflectionSpeed(bodies[0]);
 
   const dir = mkdtempSync(join(tmpdir(), 'faultline-ingest-bench-'));
-  const child = fork(new URL(import.meta.url).pathname, ['--collector', dir, values.batch, values.queue], {
-    stdio: 'inherit',
-    // e.g. INGEST_BENCH_CHILD_ARGS=--cpu-prof to profile the collector side.
-    execArgv: process.env.INGEST_BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [],
-  });
+  const child = fork(
+    new URL(import.meta.url).pathname,
+    ['--collector', dir, values.batch, values.queue, values['after-options']],
+    {
+      stdio: 'inherit',
+      // e.g. INGEST_BENCH_CHILD_ARGS=--cpu-prof to profile the collector side.
+      execArgv: process.env.INGEST_BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [],
+    },
+  );
   const ask = rpc(child);
   try {
     const { ports } = await ask({ cmd: 'ready' });
@@ -66,19 +74,22 @@ async function main() {
       if (name === 'before') line('ceiling binary', ceiling.binary);
       const url = `http://127.0.0.1:${ports[name].port}/v1/traces`;
       await closedLoop(url, agent, bodies, concurrency, 3); // warm-up: JIT, first parts, page cache
+      await ask({ cmd: 'waitInserted', name }); // the warm-up's backlog is not this phase's work
       await ask({ cmd: 'resetPeak' });
       const start = await ask({ cmd: 'stats', name });
       const writerBefore = start.writer;
       const sustained = await closedLoop(url, agent, bodies, concurrency, seconds);
+      const catchUp = await ask({ cmd: 'waitInserted', name });
       const afterLoad = await ask({ cmd: 'stats', name });
       // CPU of the whole collector process (receiver, writer and chDB's threads, merges included)
       // per span: unlike spans/s it barely moves when other processes compete for the cores.
       const cpuPerSpan = (afterLoad.cpuMicros - start.cpuMicros) / sustained.ackedSpans;
-      const rate = sustained.ackedSpans / sustained.seconds;
+      // Acknowledged is not stored: the rate counts until every acknowledged span is inserted.
+      const rate = sustained.ackedSpans / (sustained.seconds + catchUp.seconds);
       rates[name] = rate;
       line(
         'sustained ingest',
-        `${fmt(rate)} spans/s acknowledged (${sustained.ackedSpans} spans in ${sustained.seconds.toFixed(1)} s, ${concurrency} concurrent requests)`,
+        `${fmt(rate)} spans/s inserted (${sustained.ackedSpans} spans acknowledged in ${sustained.seconds.toFixed(1)} s + ${catchUp.seconds.toFixed(1)} s until all inserted, ${concurrency} concurrent requests)`,
       );
       line(
         'request latency',
@@ -401,11 +412,10 @@ async function makeBodies() {
 
 // ───────────────────────────── collector (child) ─────────────────────────────
 
-async function runCollectorChild(dir, batch, queue) {
+async function runCollectorChild(dir, batch, queue, afterOptions) {
   const { openStore, startCollector, insertBatch, decodeTraces, serializeRows } = await import(DIST.href);
   const store = await openStore({ dataDir: join(dir, 'data') });
-  const legacy = { adaptiveBatching: false, maxBatchSpans: 10_000, maxQueueBytes: 1024 ** 3 };
-  const configs = { before: legacy, after: {} };
+  const configs = { before: { ackAfter: 'insert' }, after: { ackAfter: 'wal', ...JSON.parse(afterOptions) } };
   const collectors = {};
   const ports = {};
   for (const [name, options] of Object.entries(configs)) {
@@ -438,6 +448,10 @@ async function runCollectorChild(dir, batch, queue) {
       } else if (m.cmd === 'stats') {
         const { user, system } = process.cpuUsage();
         reply({ peakRss, writer: collectors[m.name].writer.stats(), cpuMicros: user + system });
+      } else if (m.cmd === 'waitInserted') {
+        const started = performance.now();
+        while (collectors[m.name].writer.stats().queueDepth > 0) await new Promise((r) => setTimeout(r, 10));
+        reply({ seconds: (performance.now() - started) / 1000 });
       } else if (m.cmd === 'mem') {
         const { rss, heapUsed } = process.memoryUsage();
         reply({ rss, heapUsed });
@@ -505,5 +519,5 @@ async function runCollectorChild(dir, batch, queue) {
 
 // Last, so every declaration above is initialized before top-level await runs.
 if (process.argv[2] === '--collector')
-  await runCollectorChild(process.argv[3], process.argv[4], process.argv[5]);
+  await runCollectorChild(process.argv[3], process.argv[4], process.argv[5], process.argv[6]);
 else await main();

@@ -164,9 +164,24 @@ export interface WriterStats {
 }
 
 export interface WriterOptions {
-  /** Seal a batch at this many spans (default 25 000). */
+  /**
+   * When `write` resolves. `insert` (default): once the rows are inserted (or spooled because the
+   * insert failed), so they are queryable the moment a request is acknowledged. `wal`: once they
+   * are appended to a write-ahead segment in `spoolDir` and fsync'd (one fsync shared by all
+   * concurrent writes); a background inserter then INSERTs whole segments in order, so batches are
+   * no longer capped by the spans clients hold in flight. Env `FAULTLINE_WRITER_ACK`.
+   */
+  ackAfter?: 'insert' | 'wal';
+  /**
+   * `wal` mode: bytes accepted but not yet inserted (sealed and open segments plus the group
+   * waiting for its fsync) at most (default 256 MiB); beyond → SaturatedError.
+   */
+  maxWalBytes?: number;
+  /** `wal` mode: how long `drain()` keeps inserting segments (default 20 000 ms); the rest replays at start. */
+  drainTimeoutMs?: number;
+  /** Seal a batch (`wal`: a segment) at this many spans (default 25 000; `wal` 100 000). */
   maxBatchSpans?: number;
-  /** Seal a batch at this many serialized bytes (default 32 MiB). */
+  /** Seal a batch (`wal`: a segment) at this many serialized bytes (default 32 MiB; `wal` 96 MiB). */
   maxBatchBytes?: number;
   /**
    * Linger before a partial batch is sealed (default 200 ms). With adaptive batching, a batch whose
@@ -205,6 +220,11 @@ export interface WriterOptions {
   maxReplayAttempts?: number;
   /** Table to insert into (default `otel_traces`). */
   table?: string;
+  /**
+   * Extra ClickHouse settings for every INSERT, numbers only (e.g. `{ max_insert_threads: 1,
+   * input_format_parallel_parsing: 0 }` to trade insert speed for engine memory). Default none.
+   */
+  insertSettings?: Record<string, number>;
 }
 
 /**

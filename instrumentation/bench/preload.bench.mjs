@@ -1,10 +1,20 @@
 // Cost of the Faultline preload on a real HTTP service, against stock OpenTelemetry.
 // One service (node:http server that calls a local upstream over keep-alive; 1 call in 5 fails
 // with 503) runs three ways: no instrumentation, `--import @opentelemetry/auto-instrumentations-node/register`,
-// and `--import @faultline/instrumentation/register`. Both instrumented arms export OTLP/HTTP
-// protobuf to the same local sink (answers 200). A separate load-generator process drives each
-// arm with keep-alive connections. Arms are interleaved over several rounds to spread the noise
-// of this shared machine; the figures are medians over rounds.
+// and `--import @faultline/instrumentation/register`. The two instrumented arms do the same
+// OpenTelemetry work apart from Faultline's own: the same eight instrumentations enabled (stock
+// would otherwise load all ~40 of auto-instrumentations-node), the same resource detectors, the
+// same W3C tracecontext + baggage propagation, and the same export path (OTLP/HTTP protobuf to one
+// local sink that answers 200, batches of 512 every 1 s, queue 2048). The sink counts what each arm
+// exports, so a difference in exported bytes (or spans dropped on a full queue) is visible.
+// Two load shapes per arm and round, from a separate load-generator process:
+// - closed loop: BENCH_CONNECTIONS keep-alive connections, each sends when the last answered;
+//   gives throughput and CPU per request (its latencies are mostly queueing on a 2-core box);
+// - open loop: BENCH_RATE requests per second on a fixed schedule, latency measured from the
+//   scheduled send time (no coordinated omission); at a moderate rate this is the latency a
+//   request actually gains from the preload.
+// Arms are interleaved over rounds to spread the noise of this shared machine; figures are
+// medians over rounds.
 // Roles (one file): default = orchestrator; `service`, `load`, `sink`, `upstream` = child processes.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,6 +28,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const WARMUP_SECONDS = 1;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const RATE = Number(process.env.BENCH_RATE ?? 200);
 const FAIL_EVERY = 5;
 
 const role = process.argv[2] ?? 'orchestrator';
@@ -47,10 +58,19 @@ function upstream() {
 }
 
 function sink() {
+  let requests = 0;
+  let bytes = 0;
   listen(
     http.createServer((req, res) => {
-      req.resume();
+      if (req.url === '/stats') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ requests, bytes }));
+        return;
+      }
+      req.on('data', (c) => {
+        bytes += c.length;
+      });
       req.on('end', () => {
+        requests += 1;
         res
           .writeHead(200, { 'content-type': String(req.headers['content-type'] ?? 'application/x-protobuf') })
           .end();
@@ -91,39 +111,35 @@ function service() {
   );
 }
 
-/** Keep-alive closed loop: each connection sends its next request when the previous answers. */
 async function load() {
   const url = process.env.TARGET_URL;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const rate = Number(process.env.LOAD_RATE ?? 0);
   const latencies = [];
-  let measuring = false;
-  let stop = false;
-  const one = () =>
+  const state = { measuring: false, stop: false };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: rate > 0 ? 256 : CONNECTIONS });
+  const one = (sentAt) =>
     new Promise((resolve) => {
-      const t0 = process.hrtime.bigint();
+      const counted = state.measuring;
       http
         .get(url, { agent }, (res) => {
           res.resume();
           res.on('end', () => {
-            if (measuring) latencies.push(Number(process.hrtime.bigint() - t0) / 1000);
+            if (counted) latencies.push(Number(process.hrtime.bigint() - sentAt) / 1000);
             resolve();
           });
         })
         .on('error', resolve);
     });
-  const worker = async () => {
-    while (!stop) await one();
-  };
-  const workers = Array.from({ length: CONNECTIONS }, worker);
+  const running = rate > 0 ? openLoop(rate, one, state) : closedLoop(one, state);
   await new Promise((r) => setTimeout(r, WARMUP_SECONDS * 1000));
   console.log(JSON.stringify({ phase: 'measure' }));
-  measuring = true;
+  state.measuring = true;
   const start = process.hrtime.bigint();
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  measuring = false;
+  state.measuring = false;
   const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-  stop = true;
-  await Promise.all(workers);
+  state.stop = true;
+  await running;
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
   console.log(
@@ -136,6 +152,35 @@ async function load() {
     }),
   );
   agent.destroy();
+}
+
+/** Keep-alive closed loop: each connection sends its next request when the previous answers. */
+async function closedLoop(one, state) {
+  const worker = async () => {
+    while (!state.stop) await one(process.hrtime.bigint());
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+}
+
+/**
+ * Open loop: requests leave on a fixed schedule whatever the service's pace, and latency counts
+ * from the scheduled time, so a slow answer cannot hide the requests queued behind it.
+ */
+async function openLoop(rate, one, state) {
+  const interval = BigInt(Math.round(1e9 / rate));
+  const pending = new Set();
+  let next = process.hrtime.bigint();
+  while (!state.stop) {
+    const now = process.hrtime.bigint();
+    while (next <= now) {
+      const p = one(next);
+      pending.add(p);
+      p.then(() => pending.delete(p));
+      next += interval;
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(pending);
 }
 
 function startChild(args, env = {}) {
@@ -179,6 +224,28 @@ function cpuMicros(pid) {
   }
 }
 
+/** Export requests and bytes the sink has received so far. */
+async function sinkStats(sinkUrl) {
+  const res = await fetch(`${sinkUrl}/stats`);
+  return res.json();
+}
+
+/** One load run against the service; CPU is the service's, over the measured window. */
+async function measure(svc, target, rate) {
+  const ld = startChild([SELF, 'load'], {
+    TARGET_URL: target,
+    BENCH_SECONDS: String(SECONDS),
+    BENCH_CONNECTIONS: String(CONNECTIONS),
+    LOAD_RATE: String(rate),
+  });
+  await ld.firstLine;
+  const cpu0 = cpuMicros(svc.child.pid);
+  const done = await ld.next();
+  const cpu = cpuMicros(svc.child.pid) - cpu0;
+  await ld.exited;
+  return { ...done, cpuPerReq: cpu / done.n };
+}
+
 async function orchestrate() {
   if (!existsSync(`${PKG}dist/register.js`)) {
     spawnSync('npm', ['run', 'build', '-w', '@faultline/instrumentation'], {
@@ -190,30 +257,36 @@ async function orchestrate() {
   const sk = startChild([SELF, 'sink']);
   const upstreamUrl = `http://127.0.0.1:${(await up.firstLine).port}`;
   const sinkUrl = `http://127.0.0.1:${(await sk.firstLine).port}`;
-  const exportEnv = {
+  // What both instrumented arms share, so only Faultline's own work differs between them.
+  const otelEnv = {
     OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
     OTEL_SERVICE_NAME: 'bench-service',
+    OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,undici,pg,mysql2,tedious,ioredis,aws-sdk,grpc',
+    OTEL_BSP_MAX_QUEUE_SIZE: '2048',
   };
   const arms = {
     none: { args: [], env: {} },
     stock: {
       args: ['--import', '@opentelemetry/auto-instrumentations-node/register'],
       env: {
-        ...exportEnv,
+        ...otelEnv,
         OTEL_TRACES_EXPORTER: 'otlp',
         OTEL_METRICS_EXPORTER: 'none',
         OTEL_LOGS_EXPORTER: 'none',
-        // The same detectors as the Faultline arm: no cloud metadata probes on this machine.
+        // Faultline's detectors and propagators; its processor sends 512-span batches every 1 s.
         OTEL_NODE_RESOURCE_DETECTORS: 'env,host,process',
+        OTEL_PROPAGATORS: 'tracecontext,baggage',
+        OTEL_BSP_SCHEDULE_DELAY: '1000',
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512',
       },
     },
-    faultline: { args: ['--import', '@faultline/instrumentation/register'], env: exportEnv },
+    faultline: { args: ['--import', '@faultline/instrumentation/register'], env: otelEnv },
   };
   const results = Object.fromEntries(Object.keys(arms).map((k) => [k, []]));
   console.log(
-    `preload bench: ${ROUNDS} rounds x ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up) per arm, ` +
-      `${CONNECTIONS} keep-alive connections, 1 upstream call in ${FAIL_EVERY} answers 503`,
+    `preload bench: ${ROUNDS} rounds x ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up) per arm and load shape; ` +
+      `closed loop ${CONNECTIONS} keep-alive connections, open loop ${RATE} req/s; 1 upstream call in ${FAIL_EVERY} answers 503`,
   );
   for (let round = 0; round < ROUNDS; round++) {
     // Rotate the order so no arm always runs first (or last) on a warming machine.
@@ -223,56 +296,72 @@ async function orchestrate() {
       const arm = arms[name];
       const svc = startChild([...arm.args, SELF, 'service'], { ...arm.env, UPSTREAM_URL: upstreamUrl });
       const target = `http://127.0.0.1:${(await svc.firstLine).port}/`;
-      const ld = startChild([SELF, 'load'], { TARGET_URL: target, BENCH_SECONDS: String(SECONDS) });
-      await ld.firstLine;
-      const cpu0 = cpuMicros(svc.child.pid);
-      const done = await ld.next();
-      const cpu = cpuMicros(svc.child.pid) - cpu0;
-      results[name].push({ ...done, cpuPerReq: cpu / done.n });
-      await ld.exited;
+      const sink0 = await sinkStats(sinkUrl);
+      const closed = await measure(svc, target, 0);
+      const open = await measure(svc, target, RATE);
       // Stock's register flushes on SIGTERM but leaves the server running: kill it after a moment.
       svc.child.kill('SIGTERM');
       const killer = setTimeout(() => svc.child.kill('SIGKILL'), 1000);
       await svc.exited;
       clearTimeout(killer);
+      const sink1 = await sinkStats(sinkUrl);
+      // Every request the service answered during both runs, warm-ups included, is in the sink.
+      const served = (closed.rps + open.rps) * SECONDS;
+      results[name].push({ closed, open, exportBytesPerReq: (sink1.bytes - sink0.bytes) / served });
     }
   }
   up.child.kill('SIGTERM');
   sk.child.kill('SIGTERM');
+  report(results);
+}
 
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+function report(results) {
   const summary = Object.fromEntries(
     Object.entries(results).map(([name, runs]) => [
       name,
       {
-        rps: median(runs.map((r) => r.rps)),
-        p50: median(runs.map((r) => r.p50)),
-        p99: median(runs.map((r) => r.p99)),
-        cpu: median(runs.map((r) => r.cpuPerReq)),
+        rps: median(runs.map((r) => r.closed.rps)),
+        p50: median(runs.map((r) => r.closed.p50)),
+        p99: median(runs.map((r) => r.closed.p99)),
+        cpu: median(runs.map((r) => r.closed.cpuPerReq)),
+        openP50: median(runs.map((r) => r.open.p50)),
+        openP99: median(runs.map((r) => r.open.p99)),
+        openCpu: median(runs.map((r) => r.open.cpuPerReq)),
+        bytes: median(runs.map((r) => r.exportBytesPerReq)),
       },
     ]),
   );
-  console.log('arm         req/s    median µs    p99 µs   service CPU µs/req   (medians over rounds)');
+  const col = (v, w) => v.toFixed(0).padStart(w);
+  console.log(
+    'closed loop  req/s  median µs   p99 µs  CPU µs/req | open loop  median µs   p99 µs  CPU µs/req | export B/req',
+  );
   for (const [name, s] of Object.entries(summary)) {
     console.log(
-      `${name.padEnd(10)} ${s.rps.toFixed(0).padStart(7)} ${s.p50.toFixed(0).padStart(12)} ${s.p99.toFixed(0).padStart(9)} ${s.cpu.toFixed(0).padStart(20)}`,
+      `${name.padEnd(10)} ${col(s.rps, 7)} ${col(s.p50, 10)} ${col(s.p99, 8)} ${col(s.cpu, 11)} |           ${col(s.openP50, 10)} ${col(s.openP99, 8)} ${col(s.openCpu, 11)} | ${col(s.bytes, 12)}`,
     );
   }
-  const ratio = summary.faultline.rps / summary.stock.rps;
-  const added = summary.faultline.p50 - summary.stock.p50;
-  console.log(`faultline/stock throughput: ${ratio.toFixed(3)}x (target >= 0.95x)`);
+  const { faultline: f, stock: k, none: n } = summary;
+  const signed = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(0)}`;
+  console.log(`(medians over ${ROUNDS} rounds)`);
+  console.log(`faultline/stock throughput: ${(f.rps / k.rps).toFixed(3)}x (target >= 0.95x)`);
   console.log(
-    `faultline added median latency vs stock: ${added >= 0 ? '+' : ''}${added.toFixed(0)} µs (target <= 50 µs)`,
+    `faultline added median latency vs stock at ${RATE} req/s (open loop): ${signed(f.openP50 - k.openP50)} µs (target <= 50 µs)`,
   );
   console.log(
-    `service CPU per request, faultline/stock: ${(summary.faultline.cpu / summary.stock.cpu).toFixed(3)}x ` +
+    `faultline added median latency vs stock, closed loop (${CONNECTIONS} connections, mostly queueing): ${signed(f.p50 - k.p50)} µs`,
+  );
+  console.log(
+    `service CPU per request, faultline/stock: closed ${(f.cpu / k.cpu).toFixed(3)}x, open ${(f.openCpu / k.openCpu).toFixed(3)}x ` +
       '(less sensitive to the noise of a shared machine than req/s)',
   );
+  console.log(`exported bytes per request, faultline/stock: ${(f.bytes / k.bytes).toFixed(3)}x`);
   console.log(
-    `faultline vs no instrumentation: ${(summary.faultline.rps / summary.none.rps).toFixed(3)}x throughput, ` +
-      `+${(summary.faultline.p50 - summary.none.p50).toFixed(0)} µs median`,
+    `faultline vs no instrumentation: ${(f.rps / n.rps).toFixed(3)}x throughput, ` +
+      `${signed(f.openP50 - n.openP50)} µs median at ${RATE} req/s`,
   );
 }

@@ -96,40 +96,47 @@ function copy(value: unknown, walk: Walk, depth: number): JsonValue {
 function copyObject(obj: object, walk: Walk, depth: number): JsonValue {
   if (walk.stack.includes(obj)) return '[Circular]';
   if (depth >= RAW_LIMITS.maxDepth) return '[MaxDepth]';
+  // A throw below abandons the whole walk (toRaw catches it), so the stack needs no finally.
   // Parsed JSON is plain objects and arrays: copy them without probing for special types.
   const proto = Object.getPrototypeOf(obj);
   if (proto === Object.prototype || proto === null) {
     walk.stack.push(obj);
-    try {
-      return copyPlain(obj, walk, depth);
-    } finally {
-      walk.stack.pop();
-    }
+    const out = copyPlain(obj, walk, depth);
+    walk.stack.pop();
+    return out;
+  }
+  if (proto === Array.prototype && Array.isArray(obj)) {
+    walk.stack.push(obj);
+    const out = copyList(obj, walk, depth);
+    walk.stack.pop();
+    return out;
   }
   if (ArrayBuffer.isView(obj)) return `[${obj.constructor?.name ?? 'Bytes'} ${obj.byteLength} bytes]`;
   if (obj instanceof ArrayBuffer) return `[ArrayBuffer ${obj.byteLength} bytes]`;
   if (obj instanceof Date) return Number.isNaN(obj.getTime()) ? 'Invalid Date' : obj.toISOString();
   if (obj instanceof RegExp) return truncate(String(obj), 128);
   walk.stack.push(obj);
-  try {
-    if (Array.isArray(obj)) return copyList(obj, walk, depth);
-    if (obj instanceof Set) return copyList([...obj], walk, depth);
-    if (obj instanceof Map) return copyMap(obj, walk, depth);
-    if (obj instanceof Error) return copyError(obj, walk, depth);
-    const toJSON = read(obj, 'toJSON');
-    if (typeof toJSON === 'function') {
-      let json: unknown;
-      try {
-        json = toJSON.call(obj);
-      } catch {
-        json = '[Throws]';
-      }
-      if (json !== obj) return copy(json, walk, depth + 1);
+  const out = copySpecial(obj, walk, depth);
+  walk.stack.pop();
+  return out;
+}
+
+function copySpecial(obj: object, walk: Walk, depth: number): JsonValue {
+  if (Array.isArray(obj)) return copyList(obj, walk, depth);
+  if (obj instanceof Set) return copyList([...obj], walk, depth);
+  if (obj instanceof Map) return copyMap(obj, walk, depth);
+  if (obj instanceof Error) return copyError(obj, walk, depth);
+  const toJSON = read(obj, 'toJSON');
+  if (typeof toJSON === 'function') {
+    let json: unknown;
+    try {
+      json = toJSON.call(obj);
+    } catch {
+      json = '[Throws]';
     }
-    return copyPlain(obj, walk, depth);
-  } finally {
-    walk.stack.pop();
+    if (json !== obj) return copy(json, walk, depth + 1);
   }
+  return copyPlain(obj, walk, depth);
 }
 
 function copyPlain(obj: object, walk: Walk, depth: number): JsonValue {

@@ -4,8 +4,7 @@
  * and model prompts, so anything shaped like a credential is replaced before it leaves here.
  */
 
-import { mayAssignSecret, mayHoldAuthScheme } from './redact-precheck.js';
-import { mayHoldSecret } from './secret-gate.js';
+import { endsWithWord, isRegExpSpace, mayAssignSecret, mayHoldSecret } from './secret-gate.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -45,14 +44,28 @@ const KNOWN_KEYS = new RegExp(
   'g',
 );
 
+/** Letters that end a KNOWN_KEYS prefix right before its first `_` (sk_ rk_ whsec_ gh?_ github_ npm_). */
+const BEFORE_UNDERSCORE = 'kcopusrbm';
+/** Letters that end a KNOWN_KEYS prefix right before its first `-` (sk- xox?- xapp- glpat-). */
+const BEFORE_DASH = 'kabposret';
+
+/** Whether some `sep` in `text` follows one of the `before` letters. */
+function separatorAfter(text: string, sep: string, before: string): boolean {
+  for (let i = text.indexOf(sep, 1); i > 0; i = text.indexOf(sep, i + 1)) {
+    if (before.indexOf(text.charAt(i - 1)) >= 0) return true;
+  }
+  return false;
+}
+
 /**
- * Exact pre-check for KNOWN_KEYS: every pattern there contains `_`, `-` or one of these literal
- * prefixes, so text with none of them cannot match and skips the regular expression.
+ * Exact pre-check for KNOWN_KEYS: every pattern there has a `_` or `-` right after one of the
+ * letters above, or one of the literal prefixes below, so text with none of them cannot match
+ * and skips the regular expression.
  */
 function mayHoldKnownKey(text: string): boolean {
   return (
-    text.indexOf('_') >= 0 ||
-    text.indexOf('-') >= 0 ||
+    separatorAfter(text, '_', BEFORE_UNDERSCORE) ||
+    separatorAfter(text, '-', BEFORE_DASH) ||
     text.indexOf('eyJ') >= 0 ||
     text.indexOf('AKIA') >= 0 ||
     text.indexOf('ASIA') >= 0 ||
@@ -72,6 +85,52 @@ function looksLikeCredential(token: string): boolean {
   return false;
 }
 
+/**
+ * Where a scheme name of AUTH_SCHEME stands before white space. Native and capture-free: it
+ * only finds candidates, and mayRedactAuthScheme decides on each without the replace callback.
+ */
+const SCHEME_BEFORE_SPACE = /\b(?:bearer|basic|token|digest|negotiate|ntlm)(?=\s)/gi;
+
+/** A character of AUTH_SCHEME's credential class `[A-Za-z0-9\-._~+/]`. */
+function isCredentialChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 45 ||
+    c === 46 ||
+    c === 95 ||
+    c === 126 ||
+    c === 43 ||
+    c === 47
+  );
+}
+
+/**
+ * Exact pre-check for the AUTH_SCHEME replacement: true when some scheme name at a word start,
+ * followed by white space and a credential, is one the replacer would redact (any Bearer, or a
+ * token that looksLikeCredential). Prose such as "the access token expired" matches the
+ * expression but is left as is, so it skips the expression and its callback altogether.
+ */
+function mayRedactAuthScheme(text: string): boolean {
+  const n = text.length;
+  SCHEME_BEFORE_SPACE.lastIndex = 0;
+  while (SCHEME_BEFORE_SPACE.test(text)) {
+    const space = SCHEME_BEFORE_SPACE.lastIndex;
+    let t = space + 1;
+    while (t < n && isRegExpSpace(text.charCodeAt(t))) t++;
+    let end = t;
+    while (end < n && isCredentialChar(text.charCodeAt(end))) end++;
+    if (end === t) continue;
+    while (end < n && text.charCodeAt(end) === 61) end++;
+    if (endsWithWord(text, space - 1, 'bearer') || looksLikeCredential(text.slice(t, end))) {
+      SCHEME_BEFORE_SPACE.lastIndex = 0;
+      return true;
+    }
+  }
+  return false;
+}
+
 /** Replaces credentials in free text with `[REDACTED]`; text without any passes through unchanged. */
 export function redactText(text: string): string {
   if (typeof text !== 'string' || text.length === 0) return typeof text === 'string' ? text : '';
@@ -79,7 +138,7 @@ export function redactText(text: string): string {
   let out = mayHoldKnownKey(text) ? text.replace(KNOWN_KEYS, REDACTED) : text;
   if (out.indexOf('@') >= 0 && out.indexOf('://') >= 0)
     out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
-  if (mayHoldAuthScheme(out))
+  if (mayRedactAuthScheme(out))
     out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, token: string) =>
       token === REDACTED || (scheme.toLowerCase() !== 'bearer' && !looksLikeCredential(token))
         ? m

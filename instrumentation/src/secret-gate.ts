@@ -3,7 +3,8 @@
  * needs one of: an `=` or `@` (query strings, connection strings, userinfo), a long token-like
  * run with digits or mixed case (API keys, JWTs, base64 credentials), or a word such as
  * `bearer`, `basic`, `password`, `secret`, `token` at a word start. Ordinary prose and codes
- * pass without running any regular expression, which is what keeps envelopes cheap.
+ * pass without running any regular expression, which is what keeps envelopes cheap. The
+ * exact pre-checks below decide, for text that passes the gate, which expressions can match.
  */
 
 /** Character classes as bits, so one table read both classifies a character and updates a run. */
@@ -35,7 +36,10 @@ WORDS[99] = ['credential', 'client_secret'];
 function wordAt(text: string, at: number, word: string): boolean {
   if (at + word.length > text.length) return false;
   for (let j = 1; j < word.length; j++) {
-    if ((text.charCodeAt(at + j) | 32) !== word.charCodeAt(j)) return false;
+    // `| 32` folds letters only: `_` (api_key, access_token, client_secret) must match as is.
+    const c = text.charCodeAt(at + j);
+    const w = word.charCodeAt(j);
+    if (c !== w && (c | 32) !== w) return false;
   }
   return true;
 }
@@ -66,6 +70,12 @@ export function mayHoldSecret(text: string): boolean {
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
+    // Most characters are lower-case letters inside a word: keep that path to two compares.
+    if (c >= 97 && c <= 122 && run !== 0) {
+      run++;
+      seen |= LOWER;
+      continue;
+    }
     // Non-ASCII counts as a lower-case letter: part of a word, never a trigger.
     const kind = c < 128 ? (KIND[c] as number) : LOWER;
     if (kind === 0) {
@@ -81,4 +91,74 @@ export function mayHoldSecret(text: string): boolean {
     }
   }
   return keyLike(run, seen);
+}
+
+// Exact pre-check for redactText's costliest regular expression (SECRET_ASSIGNMENT). Each returns false only
+// when its expression certainly cannot match, so skipping the expression changes no output:
+// most error text has a `:` (URLs, `key: value` prose) but no secret name in front of it.
+
+/** `\s` of a non-unicode JavaScript RegExp. */
+export function isRegExpSpace(c: number): boolean {
+  if (c > 32 && c < 160) return false;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** Whether `text[..end]` ends with the lower-case ASCII `word`, ignoring ASCII case. */
+export function endsWithWord(text: string, end: number, word: string): boolean {
+  const start = end - word.length + 1;
+  if (start < 0) return false;
+  for (let j = 0; j < word.length; j++) {
+    if ((text.charCodeAt(start + j) | 32) !== word.charCodeAt(j)) return false;
+  }
+  return true;
+}
+
+/** Endings of SECRET_ASSIGNMENT's names (`api[_-]?key`, `auth[_-]?key`, `private[_-]?key` end in `key`). */
+const SECRET_SUFFIXES = [
+  'password',
+  'passwd',
+  'pwd',
+  'secret',
+  'token',
+  'signature',
+  'credential',
+  'authorization',
+  'sig',
+  'key',
+];
+
+/**
+ * SECRET_ASSIGNMENT needs a secret name, an optional quote and spaces, then `:` or `=`; this
+ * walks back from each `:` and `=` to look for such a name.
+ */
+export function mayAssignSecret(text: string): boolean {
+  return assignsAt(text, ':') || assignsAt(text, '=');
+}
+
+function assignsAt(text: string, sign: string): boolean {
+  for (let i = text.indexOf(sign); i >= 0; i = text.indexOf(sign, i + 1)) {
+    let j = i - 1;
+    while (j >= 0 && isRegExpSpace(text.charCodeAt(j))) j--;
+    if (j >= 0) {
+      const q = text.charCodeAt(j);
+      if (q === 34 || q === 39) j--;
+    }
+    if (j < 2) continue;
+    for (let k = 0; k < SECRET_SUFFIXES.length; k++) {
+      if (endsWithWord(text, j, SECRET_SUFFIXES[k] as string)) return true;
+    }
+  }
+  return false;
 }

@@ -1,29 +1,83 @@
--- Dashboard (H5): one row per workflow (correlation id) in a time range, as a parameterized view so
--- the workflow panels and people at the SQL console share one definition:
---   SELECT * FROM dashboard_workflows(from = '2026-01-31 09:00:00', to = '2026-01-31 10:00:00', service = '')
+-- Dashboard (H5, H11): one row per workflow (correlation id), so the Workflows page and the Request
+-- view never group raw spans. At 10M spans (2M workflows) grouping otel_traces by the correlation id
+-- attribute took seconds; this rollup is narrow (no Map column) and sorted by correlation id.
+-- The materialized view folds each insert block into one row per workflow; rows of one workflow
+-- from several batches merge lazily (AggregatingMergeTree), so reads aggregate … GROUP BY
+-- correlation_id, which the dashboard_workflows view below does.
+-- Sentinels keep min/max meaningful across partial rows: a block without a failure contributes a
+-- first_failure at the far future, a block without an outbound call a last_call at the epoch.
+CREATE TABLE IF NOT EXISTS workflows_rollup (
+    correlation_id String CODEC(ZSTD(1)),
+    started_at SimpleAggregateFunction(min, DateTime64(9)) CODEC(Delta(8), ZSTD(1)),
+    ended_ns SimpleAggregateFunction(max, UInt64) CODEC(T64, ZSTD(1)),
+    service_set SimpleAggregateFunction(groupUniqArrayArray, Array(String)),
+    step_count SimpleAggregateFunction(sum, UInt64),
+    failed_step_count SimpleAggregateFunction(sum, UInt64),
+    failure_count SimpleAggregateFunction(sum, UInt64),
+    retry_count SimpleAggregateFunction(sum, UInt64),
+    misrouted_count SimpleAggregateFunction(sum, UInt64),
+    root_count SimpleAggregateFunction(sum, UInt64),
+    root_error_count SimpleAggregateFunction(sum, UInt64),
+    -- (time, class, source, code) of the earliest classified failure.
+    first_failure SimpleAggregateFunction(min, Tuple(DateTime64(9), String, String, String)),
+    -- (time, class) of the latest outbound call: decides the outcome when no root span was recorded.
+    last_call SimpleAggregateFunction(max, Tuple(DateTime64(9), String))
+) ENGINE = AggregatingMergeTree()
+PARTITION BY toDate(started_at)
+ORDER BY correlation_id
+SETTINGS ttl_only_drop_parts = 1;
+
 -- A step is an outbound call that is not a retry (attempt 1). A workflow failed when its root server
 -- span ended in Error; without a recorded root, when its last outbound call failed.
-CREATE OR REPLACE VIEW dashboard_workflows AS
+CREATE MATERIALIZED VIEW IF NOT EXISTS workflows_rollup_mv TO workflows_rollup AS
+WITH
+    if(startsWith(otel_traces.SpanKind, 'SPAN_KIND_'), initcap(substring(otel_traces.SpanKind, 11)), otel_traces.SpanKind) AS kind,
+    SpanAttributes['faultline.class'] AS class,
+    toUInt16OrZero(SpanAttributes['faultline.attempt']) AS attempt,
+    kind = 'Server' AND ParentSpanId = '' AS is_root
 SELECT
     SpanAttributes['faultline.correlation_id'] AS correlation_id,
-    min(Timestamp) AS started,
-    max(toUnixTimestamp64Nano(Timestamp) + Duration) - min(toUnixTimestamp64Nano(Timestamp)) AS duration_ns,
-    arraySort(groupUniqArray(ServiceName)) AS services,
-    countIf(SpanKind != 'Server' AND toUInt16OrZero(SpanAttributes['faultline.attempt']) <= 1) AS steps,
-    countIf(SpanKind != 'Server' AND toUInt16OrZero(SpanAttributes['faultline.attempt']) <= 1
-        AND SpanAttributes['faultline.class'] != '') AS failed_steps,
-    countIf(SpanAttributes['faultline.class'] != '') AS failures,
-    countIf(toUInt16OrZero(SpanAttributes['faultline.attempt']) > 1) AS retries,
-    countIf(SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
-    argMinIf(SpanAttributes['faultline.class'], Timestamp, SpanAttributes['faultline.class'] != '') AS first_failure_class,
-    argMinIf(SpanAttributes['faultline.source'], Timestamp, SpanAttributes['faultline.class'] != '') AS first_failure_source,
-    argMinIf(SpanAttributes['faultline.code'], Timestamp, SpanAttributes['faultline.class'] != '') AS first_failure_code,
-    countIf(SpanKind = 'Server' AND ParentSpanId = '') AS roots,
-    if(roots > 0,
-       countIf(SpanKind = 'Server' AND ParentSpanId = '' AND StatusCode = 'Error') > 0,
-       argMaxIf(SpanAttributes['faultline.class'], Timestamp, SpanKind != 'Server') != '') AS failed
+    min(Timestamp) AS started_at,
+    max(toUnixTimestamp64Nano(Timestamp) + Duration) AS ended_ns,
+    groupUniqArray(toString(ServiceName)) AS service_set,
+    countIf(kind != 'Server' AND attempt <= 1) AS step_count,
+    countIf(kind != 'Server' AND attempt <= 1 AND class != '') AS failed_step_count,
+    countIf(class != '') AS failure_count,
+    countIf(attempt > 1) AS retry_count,
+    countIf(SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted_count,
+    countIf(is_root) AS root_count,
+    countIf(is_root AND StatusCode IN ('Error', 'STATUS_CODE_ERROR')) AS root_error_count,
+    min(if(class != '',
+        (Timestamp, class, SpanAttributes['faultline.source'], SpanAttributes['faultline.code']),
+        (toDateTime64('2262-01-01 00:00:00', 9, 'UTC'), '', '', ''))) AS first_failure,
+    max(if(kind != 'Server', (Timestamp, class), (toDateTime64(0, 9, 'UTC'), ''))) AS last_call
 FROM otel_traces
-WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-  AND SpanAttributes['faultline.correlation_id'] != ''
+WHERE SpanAttributes['faultline.correlation_id'] != ''
+GROUP BY correlation_id;
+
+-- The workflows that started in a time range, as a parameterized view so the workflow panels and
+-- people at the SQL console share one definition:
+--   SELECT * FROM dashboard_workflows(from = '2026-01-31 09:00:00', to = '2026-01-31 10:00:00', service = '')
+-- A partial row never starts before its workflow, so WHERE prunes on started_at >= from; rows of a
+-- workflow that began before `to` may start up to an hour later (a long workflow in later batches).
+CREATE OR REPLACE VIEW dashboard_workflows AS
+SELECT
+    correlation_id,
+    min(started_at) AS started,
+    max(ended_ns) - toUnixTimestamp64Nano(started) AS duration_ns,
+    arraySort(groupUniqArrayArray(service_set)) AS services,
+    sum(step_count) AS steps,
+    sum(failed_step_count) AS failed_steps,
+    sum(failure_count) AS failures,
+    sum(retry_count) AS retries,
+    sum(misrouted_count) AS misrouted,
+    min(first_failure) AS first_failure_at,
+    first_failure_at.2 AS first_failure_class,
+    first_failure_at.3 AS first_failure_source,
+    first_failure_at.4 AS first_failure_code,
+    sum(root_count) AS roots,
+    if(roots > 0, sum(root_error_count) > 0, max(last_call).2 != '') AS failed
+FROM workflows_rollup
+WHERE started_at >= {from:DateTime} AND started_at < {to:DateTime} + INTERVAL 1 HOUR
 GROUP BY correlation_id
-HAVING {service:String} = '' OR has(services, {service:String});
+HAVING started < {to:DateTime} AND ({service:String} = '' OR has(services, {service:String}));

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
 import type { SpanWriter, Store, TraceRow, WriterOptions, WriterStats } from '../types.js';
+import { createWalWriter } from './create-wal-writer.js';
 import { insertBatch, serializeRows } from './insert-batch.js';
 import { LatencyRecorder } from './latency-histogram.js';
+import { resolveWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
@@ -20,48 +21,6 @@ interface Batch {
   waiters: Waiter[];
 }
 
-type Resolved = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string };
-
-function resolveOptions(o: WriterOptions): Resolved {
-  const resolved: Resolved = {
-    // Default batch bounds shrink to fit a smaller queue; only explicit conflicts are errors.
-    maxBatchSpans: o.maxBatchSpans ?? Math.min(25_000, o.maxQueueSpans ?? 50_000),
-    maxBatchBytes: o.maxBatchBytes ?? Math.min(32 * 1024 ** 2, o.maxQueueBytes ?? 64 * 1024 ** 2),
-    maxBatchDelayMs: o.maxBatchDelayMs ?? 200,
-    maxQueueSpans: o.maxQueueSpans ?? 50_000,
-    maxQueueBytes: o.maxQueueBytes ?? 64 * 1024 ** 2,
-    adaptiveBatching: o.adaptiveBatching ?? true,
-    spoolDir: resolve(o.spoolDir ?? (process.env.FAULTLINE_SPOOL_DIR || './.faultline/spool')),
-    maxSpoolBytes: o.maxSpoolBytes ?? 1024 ** 3,
-    retryAfterSeconds: o.retryAfterSeconds ?? 1,
-    retryDelayMs: o.retryDelayMs ?? 250,
-    maxRetryDelayMs: o.maxRetryDelayMs ?? 5_000,
-    maxConcurrentInserts: o.maxConcurrentInserts ?? 2,
-    insertTimeoutMs: o.insertTimeoutMs ?? 30_000,
-    maxReplayAttempts: o.maxReplayAttempts ?? 10,
-    table: o.table ?? 'otel_traces',
-  };
-  for (const [key, value] of Object.entries(resolved)) {
-    if (
-      typeof value === 'number' &&
-      (!Number.isFinite(value) || value < (key === 'maxBatchDelayMs' ? 0 : 1))
-    ) {
-      throw new Error(`writer option ${key} must be a positive number, got ${value}`);
-    }
-  }
-  if (resolved.maxBatchSpans > resolved.maxQueueSpans) {
-    throw new Error(
-      `writer option maxBatchSpans (${resolved.maxBatchSpans}) cannot exceed maxQueueSpans (${resolved.maxQueueSpans})`,
-    );
-  }
-  if (resolved.maxBatchBytes > resolved.maxQueueBytes) {
-    throw new Error(
-      `writer option maxBatchBytes (${resolved.maxBatchBytes}) cannot exceed maxQueueBytes (${resolved.maxQueueBytes})`,
-    );
-  }
-  return resolved;
-}
-
 /**
  * The durable writer between the receiver and ClickHouse. Rows are batched by size and time,
  * adaptively: every INSERT pays a fixed cost (a new part in otel_traces and in each materialized
@@ -73,7 +32,8 @@ function resolveOptions(o: WriterOptions): Resolved {
  * in flight) and disk by `maxSpoolBytes`; past any, `write` rejects with SaturatedError.
  */
 export function createSpanWriter(store: Store, options: WriterOptions = {}): SpanWriter {
-  const o = resolveOptions(options);
+  const o = resolveWriterOptions(options);
+  if (o.ackAfter === 'wal') return createWalWriter(store, o);
   const spool = new Spool(o.spoolDir);
   const latency = new LatencyRecorder();
   const counters = {
@@ -100,12 +60,13 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
   // Logged once per outage, not per failed batch.
   let outage = false;
 
-  async function insert(body: string, token: string): Promise<void> {
+  async function insert(body: string | Buffer, token: string): Promise<void> {
     await store.ensureSchema();
     const started = performance.now();
     await insertBatch(store.client, body, {
       table: o.table,
       token,
+      settings: o.insertSettings,
       signal: AbortSignal.timeout(o.insertTimeoutMs),
     });
     latency.observe((performance.now() - started) / 1000);

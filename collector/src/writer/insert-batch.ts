@@ -30,6 +30,8 @@ export interface InsertBatchOptions {
    * `JSONCompactEachRow` or `TSV` for benchmarks. chDB's raw insert takes text formats only.
    */
   format?: string;
+  /** Extra numeric settings (names checked by the writer's options), e.g. `max_insert_threads`. */
+  settings?: Record<string, number>;
 }
 
 /**
@@ -44,7 +46,10 @@ export async function insertBatch(
 ): Promise<void> {
   const table = assertIdentifier(options.table ?? 'otel_traces', 'table');
   const format = assertIdentifier(options.format ?? 'JSONEachRow', 'format');
-  const settings: Record<string, string | number> = { deduplicate_blocks_in_dependent_materialized_views: 1 };
+  const settings: Record<string, string | number> = {
+    ...options.settings,
+    deduplicate_blocks_in_dependent_materialized_views: 1,
+  };
   if (options.token !== undefined) {
     if (!TOKEN.test(options.token)) {
       throw new Error(`insert token must match ${TOKEN}, got ${JSON.stringify(options.token)}`);

@@ -3,7 +3,7 @@ import type { Spool, SpoolSegment } from './spool.js';
 
 export interface ReplayerHooks {
   /** Inserts one spooled body with its original deduplication token. */
-  insert(body: string, token: string): Promise<void>;
+  insert(body: string | Buffer, token: string): Promise<void>;
   onReplayed(segment: SpoolSegment): void;
   onError(err: unknown, segment: SpoolSegment | undefined): void;
   onQuarantined(segment: SpoolSegment, target: string, err: unknown): void;
@@ -25,6 +25,7 @@ export class SpoolReplayer {
   #running: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #stopping = false;
+  #deadline = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly spool: Spool,
@@ -62,14 +63,23 @@ export class SpoolReplayer {
    * Makes one more attempt now, then returns when the spool is empty or the attempt failed: on
    * shutdown the spool is already durable and replays at the next start.
    */
-  async stop(): Promise<void> {
+  async stop(deadline = Number.POSITIVE_INFINITY): Promise<void> {
     this.#stopping = true;
+    this.#deadline = deadline;
     this.#wake?.();
+    let timer: NodeJS.Timeout | undefined;
     try {
-      if (this.spool.peek()) await this.kick();
-      else await this.#running;
+      const loop = this.spool.peek() && Date.now() < deadline ? this.kick() : this.#running;
+      // An insert still running at the deadline is left to finish or not: its segment stays on
+      // disk, and a replay under the same token is a no-op if it did land.
+      const expired = new Promise<void>((resolve) => {
+        if (Number.isFinite(deadline)) timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      });
+      await Promise.race([loop, expired]);
     } finally {
+      clearTimeout(timer);
       this.#stopping = false;
+      this.#deadline = Number.POSITIVE_INFINITY;
     }
   }
 
@@ -78,6 +88,8 @@ export class SpoolReplayer {
     let attempts = 0;
     let current: SpoolSegment | undefined;
     for (let segment = this.spool.peek(); segment; segment = this.spool.peek()) {
+      // Past a drain deadline no new insert starts; what remains is durable and replays at start.
+      if (this.#stopping && Date.now() >= this.#deadline) return;
       if (segment !== current) {
         current = segment;
         attempts = 0;

@@ -13,8 +13,15 @@ export interface SpoolSegment {
 
 const SEGMENT = /^(\d{16})-(\d+)-([A-Za-z0-9_-]+)\.jsonl$/;
 const TMP_PREFIX = '.tmp-';
+/** A write-ahead segment still being appended to (see WalSegment): `<seq>.open`. */
+const OPEN_SEGMENT = /^(\d{16})\.open$/;
 
-async function fsyncDir(dir: string): Promise<void> {
+/** Where an open (still appended) segment with this sequence number lives. */
+export function openSegmentPath(dir: string, seq: number): string {
+  return join(dir, `${String(seq).padStart(16, '0')}.open`);
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
   try {
     await handle.sync();
@@ -36,6 +43,8 @@ export class Spool {
   #bytes = 0;
   #rows = 0;
   #appending = 0;
+  /** Open write-ahead segments found at start (a crash left them): the WAL writer seals them first. */
+  readonly leftoverOpen: { seq: number; file: string }[] = [];
 
   constructor(dir: string) {
     this.dir = dir;
@@ -43,6 +52,13 @@ export class Spool {
     for (const name of readdirSync(dir).sort()) {
       if (name.startsWith(TMP_PREFIX)) {
         unlinkSync(join(dir, name));
+        continue;
+      }
+      const open = OPEN_SEGMENT.exec(name);
+      if (open) {
+        const seq = Number(open[1]);
+        this.leftoverOpen.push({ seq, file: join(dir, name) });
+        this.#nextSeq = Math.max(this.#nextSeq, seq + 1);
         continue;
       }
       const m = SEGMENT.exec(name);
@@ -107,13 +123,32 @@ export class Spool {
     }
   }
 
+  /** A sequence number for a segment written elsewhere (a WAL segment) and sealed with `adopt`. */
+  allocateSeq(): number {
+    return this.#nextSeq++;
+  }
+
+  /**
+   * Seals an fsync'd file as the segment `seq`: renamed to the segment name, directory fsync'd,
+   * then queued for replay like any other. The token is fixed here, before any insert attempt.
+   */
+  async adopt(file: string, seq: number, rows: number, token: string, bytes: number): Promise<SpoolSegment> {
+    const target = join(this.dir, `${String(seq).padStart(16, '0')}-${rows}-${token}.jsonl`);
+    await rename(file, target);
+    await fsyncDir(this.dir);
+    const segment: SpoolSegment = { seq, rows, token, bytes, file: target };
+    this.#track(segment);
+    return segment;
+  }
+
   /** The oldest complete segment, or undefined when the spool is empty. */
   peek(): SpoolSegment | undefined {
     return this.#segments[0];
   }
 
-  read(segment: SpoolSegment): Promise<string> {
-    return readFile(segment.file, 'utf8');
+  /** The segment's body as bytes: handed to the insert as is, with no string copy in between. */
+  read(segment: SpoolSegment): Promise<Buffer> {
+    return readFile(segment.file);
   }
 
   /**

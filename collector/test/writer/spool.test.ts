@@ -19,7 +19,7 @@ describe('Spool', () => {
     expect(b.rows).toBe(3);
     expect(b.bytes).toBe(24);
     const first = b.peek()!;
-    expect([first.token, first.rows, await b.read(first)]).toEqual(['fl-a', 1, '{"n":1}\n']);
+    expect([first.token, first.rows, (await b.read(first)).toString()]).toEqual(['fl-a', 1, '{"n":1}\n']);
     await b.remove(first);
     expect(b.peek()!.token).toBe('fl-b');
     const next = await b.append('{"n":4}\n', 1, 'fl-c');

@@ -113,7 +113,7 @@ export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyCo
 
   let retryAfter: number | null = null;
   if (retryable) {
-    const nowMs = ctx?.nowMs ?? Date.now();
+    const nowMs = ctx?.nowMs; // undefined: the clock is read only if a date or epoch needs it
     retryAfter = retryAfterFrom((name) => h.get(name), nowMs) ?? s.retryAfter ?? null;
     if (retryAfter === null && cls === 'rate_limit') retryAfter = rateLimitResetSeconds(h, nowMs);
   }

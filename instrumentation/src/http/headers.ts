@@ -235,10 +235,11 @@ export function parseSeconds(text: string): number | undefined {
  * Seconds until `date` (an HTTP-date or RFC 3339 timestamp) from `nowMs`; `null` when it is past
  * or unparseable. Rounded up: waiting a fraction too long is safe, too short is not.
  */
-export function secondsUntilDate(date: string, nowMs: number): number | null {
+export function secondsUntilDate(date: string, nowMs?: number): number | null {
   const t = Date.parse(date);
   if (Number.isNaN(t)) return null;
-  const delta = (t - nowMs) / 1000;
+  // The clock is read only here, when a date needs it: Date.now() is not free on every failure.
+  const delta = (t - (nowMs ?? Date.now())) / 1000;
   return delta > 0 ? Math.ceil(delta) : delta === 0 ? 0 : null;
 }
 
@@ -252,7 +253,7 @@ export function parseRetryAfter(headers: Record<string, string>, nowMs: number =
 }
 
 /** parseRetryAfter over any lookup; the classifier passes its lazy HeaderReader. */
-export function retryAfterFrom(get: (name: string) => string | undefined, nowMs: number): number | null {
+export function retryAfterFrom(get: (name: string) => string | undefined, nowMs?: number): number | null {
   const ms = get('retry-after-ms') ?? get('x-ms-retry-after-ms');
   if (ms !== undefined) {
     const n = parseSeconds(ms);

@@ -33,10 +33,11 @@ export function rateLimitExhausted(h: HeaderReader): boolean {
  * A reset value that may be delta seconds or a Unix epoch (GitHub and X send epoch seconds,
  * some gateways epoch milliseconds): magnitudes tell them apart, and a past epoch is `null`.
  */
-function deltaOrEpoch(n: number, nowMs: number): number | null {
+function deltaOrEpoch(n: number, clockMs: number | undefined): number | null {
+  if (n < 1e9) return n;
+  const nowMs = clockMs ?? Date.now();
   if (n >= 1e12) return n > nowMs ? Math.ceil((n - nowMs) / 1000) : null;
-  if (n >= 1e9) return n * 1000 > nowMs ? Math.ceil(n - nowMs / 1000) : null;
-  return n;
+  return n * 1000 > nowMs ? Math.ceil(n - nowMs / 1000) : null;
 }
 
 const DURATION_PART = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
@@ -69,7 +70,7 @@ const PAIRS: ReadonlyArray<[remaining: string, reset: string, kind: 'duration' |
  * Seconds until the rate-limit window resets, read from the reset headers servers send
  * besides (or instead of) Retry-After. Only consulted for a rate-limited response.
  */
-export function rateLimitResetSeconds(h: HeaderReader, nowMs: number): number | null {
+export function rateLimitResetSeconds(h: HeaderReader, nowMs?: number): number | null {
   if (h.size() === 0) return null;
   const structured = h.get('ratelimit');
   if (structured !== undefined) {

@@ -45,8 +45,11 @@ export function peekIncomingMessage(response: IncomingMessage, maxBytes: number)
     return push.call(this, chunk, encoding);
   } as typeof response.push;
   return () => {
-    const bytes = Buffer.concat(chunks, size).subarray(0, maxBytes);
-    return mayCarryError(bytes) ? parseJson(bytes) : undefined;
+    if (size === 0) return undefined;
+    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+    // Decoded once; the marker test and the parse both read this string.
+    const text = bytes.toString('utf8', 0, Math.min(bytes.length, maxBytes));
+    return mayCarryError(text) ? parseJson(text) : undefined;
   };
 }
 
@@ -58,13 +61,18 @@ export function peekIncomingMessage(response: IncomingMessage, maxBytes: number)
 const ERROR_MARKER = /error|"(ok|success)"\s*:\s*false|status|fail|__type/i;
 
 export function mayCarryError(bytes: Uint8Array | string): boolean {
-  return ERROR_MARKER.test(typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('latin1'));
+  return ERROR_MARKER.test(typeof bytes === 'string' ? bytes : view(bytes).toString('latin1'));
+}
+
+/** A Buffer over the same memory: Buffer.from(Uint8Array) would copy it. */
+function view(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** Parsed JSON, or undefined when the bytes are incomplete or not JSON. */
 export function parseJson(bytes: Uint8Array | string): unknown {
   try {
-    return JSON.parse(typeof bytes === 'string' ? bytes : Buffer.from(bytes).toString('utf8'));
+    return JSON.parse(typeof bytes === 'string' ? bytes : view(bytes).toString('utf8'));
   } catch {
     return undefined;
   }

@@ -52,9 +52,15 @@ export class BoundedBatchProcessor implements SpanProcessor {
     return this.drain(this.exporter);
   }
 
-  /** Flush on the way out (beforeExit, SIGTERM): one quick attempt per batch. */
-  flushForExit(): Promise<void> {
-    return this.drain(this.exitExporter);
+  /**
+   * Flush on the way out (beforeExit, SIGTERM): one quick attempt per queued batch, beside (not
+   * behind) an export already in flight, which may be waiting out an unref'd retry backoff that a
+   * finished process must not sit through.
+   */
+  async flushForExit(): Promise<void> {
+    const inFlight = this.exporting;
+    while (this.queue.length > 0) await this.send(this.exitExporter, this.queue.splice(0, BATCH_SIZE));
+    await inFlight;
   }
 
   shutdown(): Promise<void> {

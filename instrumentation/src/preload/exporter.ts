@@ -2,11 +2,12 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { PreloadConfig } from './types.js';
+import { unrefExportRetries } from './unref-retries.js';
 
 /**
- * The real OTLP/HTTP exporter, protobuf by default, JSON when OTEL_EXPORTER_OTLP_PROTOCOL asks.
- * `timeoutMillis` also bounds the exporter's retries (their timers are not unref'd), which is why
- * the exit flush uses a second instance with a short one: one attempt, then the process may end.
+ * The real OTLP/HTTP exporter, protobuf by default, JSON when OTEL_EXPORTER_OTLP_PROTOCOL asks,
+ * with its retry waits unref'd so a down collector never holds a finished process. The exit flush
+ * uses a second instance with a short `timeoutMillis`: one attempt, then the process may end.
  */
 export function createExporter(config: PreloadConfig, timeoutMillis?: number): SpanExporter {
   const options = {
@@ -14,5 +15,7 @@ export function createExporter(config: PreloadConfig, timeoutMillis?: number): S
     headers: config.headers,
     ...(timeoutMillis ? { timeoutMillis } : {}),
   };
-  return config.protocol === 'http/json' ? new JsonExporter(options) : new ProtoExporter(options);
+  const exporter = config.protocol === 'http/json' ? new JsonExporter(options) : new ProtoExporter(options);
+  unrefExportRetries(exporter);
+  return exporter;
 }

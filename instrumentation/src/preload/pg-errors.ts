@@ -1,5 +1,8 @@
 import type { Span } from '@opentelemetry/api';
-import type { InstrumentationNodeModuleDefinition, InstrumentationNodeModuleFile } from '@opentelemetry/instrumentation';
+import type {
+  InstrumentationNodeModuleDefinition,
+  InstrumentationNodeModuleFile,
+} from '@opentelemetry/instrumentation';
 import { PgInstrumentation, type PgInstrumentationConfig } from '@opentelemetry/instrumentation-pg';
 
 /**

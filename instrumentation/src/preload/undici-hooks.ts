@@ -1,5 +1,5 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
-import type { Span } from '@opentelemetry/api';
+import { diag, type Span } from '@opentelemetry/api';
 import type { UndiciInstrumentationConfig, UndiciRequest } from '@opentelemetry/instrumentation-undici';
 import { ATTR_CORRELATION_ID } from '../attributes.js';
 import { classifyError } from '../error/classify-error.js';
@@ -33,36 +33,53 @@ export function subscribeUndiciErrors(): () => void {
 export function undiciHooks(
   state: PreloadState,
 ): Pick<UndiciInstrumentationConfig, 'requestHook' | 'responseHook'> {
+  const { bodyPeek, bodyPeekMaxBytes } = state.config;
   return {
     requestHook(span, request) {
       if (!span.isRecording()) return;
-      safely('undici requestHook', () => {
+      try {
         spans.set(request, span);
         adoptFetchSlot(request);
-      });
+      } catch (err) {
+        diag.warn('faultline: undici requestHook failed', err);
+      }
     },
     responseHook(span, { request, response }) {
       if (!span.isRecording()) return;
-      safely('undici responseHook', () => {
-        const headers = headersFrom(response.headers);
+      try {
+        const status = response.statusCode;
         const slot = fetchSlotOf(request);
         const peek =
           slot !== undefined &&
           !slot.wantsBody &&
-          state.config.bodyPeek &&
-          isPeekable(
-            str(headers['content-type']),
-            str(headers['content-length']),
-            state.config.bodyPeekMaxBytes,
-          );
+          bodyPeek &&
+          isPeekableRaw(response.headers, bodyPeekMaxBytes);
+        // Successes that are not peeked have nothing to classify: no header record for them.
+        if (status < 400 && !peek) return;
         state.responses.set(span, {
-          status: response.statusCode,
-          headers,
+          status,
+          headers: headersFrom(response.headers),
           body: peek && slot ? deferEndForBody(span, slot) : undefined,
         });
-      });
+      } catch (err) {
+        diag.warn('faultline: undici responseHook failed', err);
+      }
     },
   };
+}
+
+/** isPeekable over undici's raw header list, without building a record for every response. */
+function isPeekableRaw(raw: readonly (Buffer | string)[], maxBytes: number): boolean {
+  let type: string | undefined;
+  let length: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as Buffer | string;
+    if (name.length !== 12 && name.length !== 14) continue;
+    const lower = String(name).toLowerCase();
+    if (lower === 'content-type') type ??= String(raw[i + 1]);
+    else if (lower === 'content-length') length ??= String(raw[i + 1]);
+  }
+  return isPeekable(type, length, maxBytes);
 }
 
 /** undici hands raw `[name, value, …]` buffers; the classifier wants a plain lower-cased record. */
@@ -74,10 +91,6 @@ function headersFrom(raw: readonly (Buffer | string)[]): Record<string, string> 
     out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
   }
   return out;
-}
-
-function str(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 export type { UndiciRequest };

@@ -50,7 +50,10 @@ class UnrefRetryingTransport implements Transport {
     let backoff = INITIAL_BACKOFF_MS;
     let result = await this.transport.send(data, timeoutMillis);
     for (let retries = 0; result.status === 'retryable' && retries < MAX_RETRIES; retries++) {
-      const jittered = Math.max(Math.min(backoff * (1 + (Math.random() * 2 - 1) * JITTER), MAX_BACKOFF_MS), 0);
+      const jittered = Math.max(
+        Math.min(backoff * (1 + (Math.random() * 2 - 1) * JITTER), MAX_BACKOFF_MS),
+        0,
+      );
       backoff *= BACKOFF_MULTIPLIER;
       const wait = result.retryInMillis ?? jittered;
       const remaining = deadline - Date.now();

@@ -52,4 +52,20 @@ describe('BoundedBatchProcessor', () => {
     processor.onEnd(span);
     expect(exporter.batches).toEqual([1]);
   });
+
+  it('flushes for exit through the quick exporter, beside an export still in flight', async () => {
+    const slow = new HeldExporter();
+    const quick = new HeldExporter();
+    const processor = new BoundedBatchProcessor(slow, quick, 2048);
+    for (let i = 0; i < 600; i++) processor.onEnd(span); // 512 leave at once, on the slow exporter
+    for (let i = 0; i < 100; i++) processor.onEnd(span);
+    const flushed = processor.flushForExit();
+    await new Promise((r) => setImmediate(r));
+    // The slow export (a collector that is down, retrying) does not hold the queued spans back.
+    expect(slow.batches).toEqual([512]);
+    expect(quick.batches).toEqual([188]);
+    quick.release();
+    slow.release();
+    await flushed;
+  });
 });

@@ -1,5 +1,20 @@
 -- name: request_spans
--- description: Every span of one request across services, found by correlation id or trace id (oldest first), with its envelope attributes and redacted raw detail.
+-- description: Every span of one request across services, found by correlation id or trace id (oldest first), with its envelope attributes and redacted raw detail. The request's time window comes first from the workflows_rollup and otel_traces_trace_id_ts lookups (both sorted by id), so only that window of otel_traces is read.
+WITH
+  (SELECT (min(started_at), max(ended_ns)) FROM workflows_rollup WHERE correlation_id = {id:String}) AS by_correlation,
+  (SELECT (min(Start), max(End)) FROM otel_traces_trace_id_ts WHERE TraceId = {id:String}) AS by_trace,
+  by_correlation.2 > 0 AS correlation_found,
+  by_trace.2 > toDateTime(0) AS trace_found,
+  -- An id found by neither lookup gives a window that starts after it ends: no part is read.
+  least(
+    if(correlation_found, toUnixTimestamp64Nano(by_correlation.1), toInt64(9e18)),
+    if(trace_found, toInt64(toUnixTimestamp(by_trace.1)) * 1000000000, toInt64(9e18))
+  ) AS window_start_ns,
+  greatest(
+    if(correlation_found, toInt64(by_correlation.2), toInt64(0)),
+    -- End is the last span's start truncated to the second.
+    if(trace_found, (toInt64(toUnixTimestamp(by_trace.2)) + 1) * 1000000000, toInt64(0))
+  ) AS window_end_ns
 SELECT
   toUnixTimestamp64Nano(Timestamp) AS start_ns,
   Duration AS duration_ns,
@@ -22,6 +37,8 @@ SELECT
   SpanAttributes['faultline.misrouted_retry'] AS misrouted_retry,
   SpanAttributes['faultline.raw'] AS raw
 FROM otel_traces
-WHERE TraceId = {id:String} OR SpanAttributes['faultline.correlation_id'] = {id:String}
+WHERE Timestamp >= fromUnixTimestamp64Nano(window_start_ns)
+  AND Timestamp <= fromUnixTimestamp64Nano(window_end_ns)
+  AND (TraceId = {id:String} OR SpanAttributes['faultline.correlation_id'] = {id:String})
 ORDER BY Timestamp
 LIMIT 2000

@@ -1,0 +1,269 @@
+import type { SpanWriter, Store, TraceRow, WriterStats } from '../types.js';
+import { insertBatch, serializeRows } from './insert-batch.js';
+import { LatencyRecorder } from './latency-histogram.js';
+import type { ResolvedWriterOptions } from './resolve-writer-options.js';
+import { SaturatedError } from './saturated-error.js';
+import { Spool } from './spool.js';
+import { SpoolReplayer } from './spool-replayer.js';
+import { WalSegment } from './wal-segment.js';
+
+interface Group {
+  chunks: string[];
+  rows: number;
+  bytes: number;
+  waiters: { resolve(): void; reject(err: unknown): void }[];
+}
+
+const emptyGroup = (): Group => ({ chunks: [], rows: 0, bytes: 0, waiters: [] });
+
+/**
+ * The `ackAfter: 'wal'` writer. Acknowledging only after an INSERT caps a batch at the spans
+ * clients hold in flight, and every INSERT pays a large fixed cost (a part per table and view).
+ * Here `write` resolves once its rows are in a write-ahead segment and fdatasync'd: concurrent
+ * writes form one group and share one fsync. A single background inserter (the spool replayer)
+ * INSERTs sealed segments oldest-first, one segment per INSERT under its own deduplication token,
+ * and deletes a segment only after its insert succeeded, so a crash anywhere replays it exactly
+ * once. The open segment is sealed when it is full, or when the inserter has nothing waiting and
+ * the segment is `maxBatchDelayMs` old: under load, batches grow to what arrives during one insert.
+ * Memory holds only the group awaiting its fsync and the segment being inserted; disk holds at
+ * most `maxWalBytes` not yet inserted, beyond which `write` rejects with SaturatedError.
+ */
+export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWriter {
+  const spool = new Spool(o.spoolDir);
+  const latency = new LatencyRecorder();
+  const counters = {
+    accepted: 0,
+    rejected: 0,
+    spooled: 0,
+    replayed: 0,
+    inserted: 0,
+    insertErrors: 0,
+    quarantined: 0,
+  };
+  let group = emptyGroup();
+  // The group between leaving `group` and its fsync returning.
+  let writing = { rows: 0, bytes: 0 };
+  let active: WalSegment | undefined;
+  // A segment between leaving `active` and joining the spool, so the accounting never drops it.
+  let sealing = { rows: 0, bytes: 0 };
+  let pumping: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let draining = false;
+  let outage = false;
+
+  const replayer = new SpoolReplayer(
+    spool,
+    {
+      async insert(body, token) {
+        await store.ensureSchema();
+        const started = performance.now();
+        await insertBatch(store.client, body, {
+          table: o.table,
+          token,
+          settings: o.insertSettings,
+          signal: AbortSignal.timeout(o.insertTimeoutMs),
+        });
+        latency.observe((performance.now() - started) / 1000);
+      },
+      onReplayed(segment) {
+        counters.replayed += segment.rows;
+        counters.inserted += segment.rows;
+        if (outage) {
+          outage = false;
+          console.warn('[faultline] ClickHouse recovered; inserting the write-ahead log again');
+        }
+        // The inserter may now be idle: a lingering open segment can go.
+        void pump();
+      },
+      onError(err, segment) {
+        counters.insertErrors++;
+        if (!segment)
+          console.error('[faultline] write-ahead log insert hit a local error; it will retry:', err);
+        else if (!outage) {
+          outage = true;
+          console.warn(
+            `[faultline] ClickHouse insert failed (${err instanceof Error ? err.message : String(err)}); accepted spans stay in ${o.spoolDir} until it recovers`,
+          );
+        }
+      },
+      onQuarantined(segment, target, err) {
+        counters.quarantined += segment.rows;
+        console.error(
+          `[faultline] ClickHouse keeps rejecting a write-ahead segment; moved to ${target}:`,
+          err,
+        );
+        void pump();
+      },
+    },
+    o,
+  );
+
+  // Segments a crash left open are sealed first, so they keep their place ahead of new ones.
+  const ready = (async () => {
+    for (const { seq, file } of spool.leftoverOpen) await WalSegment.recover(spool, file, seq);
+    if (spool.peek()) void replayer.kick();
+  })();
+
+  const activeRows = () => (active?.rows ?? 0) + sealing.rows;
+  const activeBytes = () => (active?.bytes ?? 0) + sealing.bytes;
+  const unInsertedBytes = () => spool.bytes + activeBytes() + writing.bytes + group.bytes;
+
+  function shouldSeal(): boolean {
+    if (!active || active.rows === 0) return false;
+    if (draining || active.rows >= o.maxBatchSpans || active.bytes >= o.maxBatchBytes) return true;
+    // Nothing sealed waits for the inserter: a segment old enough goes now rather than at full size.
+    return !spool.peek() && Date.now() - active.openedAt >= o.maxBatchDelayMs;
+  }
+
+  async function appendGroup(): Promise<void> {
+    const g = group;
+    group = emptyGroup();
+    writing = { rows: g.rows, bytes: g.bytes };
+    try {
+      active ??= await WalSegment.create(spool);
+      await active.append(Buffer.from(g.chunks.join('')), g.rows);
+      counters.accepted += g.rows;
+      counters.spooled += g.rows;
+      for (const w of g.waiters) w.resolve();
+    } catch (err) {
+      const error = new Error(`spans could not be appended to the write-ahead log in ${o.spoolDir}`, {
+        cause: err,
+      });
+      for (const w of g.waiters) w.reject(error);
+    } finally {
+      writing = { rows: 0, bytes: 0 };
+    }
+  }
+
+  async function sealActive(): Promise<void> {
+    const segment = active!;
+    active = undefined;
+    sealing = { rows: segment.rows, bytes: segment.bytes };
+    try {
+      await segment.seal();
+    } finally {
+      sealing = { rows: 0, bytes: 0 };
+    }
+    void replayer.kick();
+  }
+
+  /** The one lane for file work (appends and seals never interleave); re-checks after each await. */
+  function pump(): Promise<void> {
+    pumping ??= (async () => {
+      try {
+        await ready;
+        for (;;) {
+          if (active && (active.rows >= o.maxBatchSpans || active.bytes >= o.maxBatchBytes))
+            await sealActive();
+          else if (group.rows > 0) await appendGroup();
+          else if (shouldSeal()) await sealActive();
+          else break;
+        }
+      } catch (err) {
+        // A seal that failed leaves the file `.open`: the next start recovers it. Keep serving.
+        console.error('[faultline] write-ahead log error:', err);
+      } finally {
+        pumping = undefined;
+        armTimer();
+      }
+    })();
+    return pumping;
+  }
+
+  function armTimer(): void {
+    if (timer || !active || active.rows === 0 || draining) return;
+    // Once old enough, the segment waits for the inserter instead: onReplayed pumps again.
+    const wait = active.openedAt + o.maxBatchDelayMs - Date.now();
+    if (wait <= 0) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void pump();
+    }, wait);
+  }
+
+  function refuse(rows: number, err: SaturatedError): Promise<void> {
+    counters.rejected += rows;
+    return Promise.reject(err);
+  }
+
+  return {
+    write(rows: TraceRow[]): Promise<void> {
+      if (rows.length === 0) return Promise.resolve();
+      if (spool.bytes >= o.maxSpoolBytes) {
+        return refuse(
+          rows.length,
+          new SaturatedError(
+            `collector saturated: the write-ahead log holds ${spool.bytes} bytes (maxSpoolBytes ${o.maxSpoolBytes}) while ClickHouse catches up; retry after ${o.retryAfterSeconds * 5}s`,
+            o.retryAfterSeconds * 5,
+          ),
+        );
+      }
+      let body: string;
+      try {
+        body = serializeRows(rows);
+      } catch (err) {
+        return Promise.reject(
+          new TypeError(`rows must be JSON-serializable TraceRow objects: ${String(err)}`),
+        );
+      }
+      if (group.bytes + body.length > o.maxQueueBytes) {
+        return refuse(
+          rows.length,
+          new SaturatedError(
+            `collector saturated: ${group.bytes} bytes wait for the disk (maxQueueBytes ${o.maxQueueBytes}); retry after ${o.retryAfterSeconds}s`,
+            o.retryAfterSeconds,
+          ),
+        );
+      }
+      const backlog = unInsertedBytes();
+      if (backlog + body.length > o.maxWalBytes) {
+        return refuse(
+          rows.length,
+          new SaturatedError(
+            `collector saturated: ${backlog} accepted bytes not yet inserted (maxWalBytes ${o.maxWalBytes}); retry after ${o.retryAfterSeconds}s`,
+            o.retryAfterSeconds,
+          ),
+        );
+      }
+      return new Promise<void>((resolve, reject) => {
+        group.chunks.push(body);
+        group.rows += rows.length;
+        group.bytes += body.length;
+        group.waiters.push({ resolve, reject });
+        void pump();
+      });
+    },
+
+    async drain(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      draining = true;
+      const deadline = Date.now() + o.drainTimeoutMs;
+      try {
+        await ready;
+        // Appends what is buffered and seals the open segment; loops until both are done.
+        while (pumping || group.rows > 0 || activeRows() > 0) {
+          await pump();
+          if (!pumping && group.rows === 0 && activeRows() > 0 && !shouldSeal()) break;
+        }
+        await replayer.stop(deadline);
+      } finally {
+        draining = false;
+      }
+    },
+
+    stats(): WriterStats {
+      const waiting = group.rows + writing.rows + activeRows() + spool.rows;
+      return {
+        ...counters,
+        // Accepted (or about to be) and not yet inserted: what the receiver's back-pressure watches.
+        queueDepth: waiting,
+        queueBytes: unInsertedBytes(),
+        // Reported as a spool only while ClickHouse fails; otherwise the log is the normal path.
+        spoolDepth: outage ? spool.rows + activeRows() : 0,
+        spoolBytes: outage ? spool.bytes + activeBytes() : 0,
+        insertLatency: latency.snapshot(),
+      };
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { type FileHandle, open, readFile, truncate, unlink } from 'node:fs/promises';
+import { fsyncDir, openSegmentPath, type Spool } from './spool.js';
+
+const NEWLINE = 0x0a;
+
+/**
+ * The write-ahead segment being appended to: `<seq>.open` in the spool directory. Each append is
+ * one group of serialized rows (JSONEachRow, so a row never contains a raw newline) followed by one
+ * fdatasync, shared by every write in the group. Sealing renames it into an ordinary spool
+ * segment, with its deduplication token fixed before any insert attempt.
+ */
+export class WalSegment {
+  rows = 0;
+  bytes = 0;
+  readonly openedAt = Date.now();
+
+  private constructor(
+    private readonly spool: Spool,
+    readonly seq: number,
+    readonly file: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /** Creates the file and makes its directory entry durable before the first acknowledgement relies on it. */
+  static async create(spool: Spool): Promise<WalSegment> {
+    const seq = spool.allocateSeq();
+    const file = openSegmentPath(spool.dir, seq);
+    const handle = await open(file, 'wx');
+    try {
+      await fsyncDir(spool.dir);
+    } catch (err) {
+      await handle.close();
+      await unlink(file).catch(() => {});
+      throw err;
+    }
+    return new WalSegment(spool, seq, file, handle);
+  }
+
+  /** Appends one group and fdatasyncs it; on failure the file is cut back so no partial group stays. */
+  async append(data: Buffer, rows: number): Promise<void> {
+    const start = this.bytes;
+    try {
+      let written = 0;
+      while (written < data.length) {
+        const { bytesWritten } = await this.handle.write(
+          data,
+          written,
+          data.length - written,
+          start + written,
+        );
+        written += bytesWritten;
+      }
+      await this.handle.datasync();
+    } catch (err) {
+      await this.handle.truncate(start).catch(() => {});
+      throw err;
+    }
+    this.bytes += data.length;
+    this.rows += rows;
+  }
+
+  /** Closes the file and hands it to the spool as a sealed segment, in sequence order. */
+  async seal(): Promise<void> {
+    await this.handle.close();
+    await this.spool.adopt(this.file, this.seq, this.rows, `fl-${randomUUID()}`, this.bytes);
+  }
+
+  /**
+   * Seals an open segment a crash left behind. Every acknowledged group was fdatasync'd whole, so
+   * the acknowledged rows are the complete lines; anything after the last newline (or from the
+   * first NUL, what a power cut can leave in an extended file) belonged to a group never
+   * acknowledged and is cut off. An empty segment is removed.
+   */
+  static async recover(spool: Spool, file: string, seq: number): Promise<number> {
+    const data = await readFile(file);
+    const nul = data.indexOf(0);
+    const scanned = nul < 0 ? data : data.subarray(0, nul);
+    const end = scanned.lastIndexOf(NEWLINE) + 1;
+    let rows = 0;
+    for (let i = scanned.indexOf(NEWLINE); i >= 0 && i < end; i = scanned.indexOf(NEWLINE, i + 1)) rows++;
+    if (rows === 0) {
+      await unlink(file);
+      return 0;
+    }
+    if (end < data.length) {
+      await truncate(file, end);
+      const handle = await open(file, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    }
+    await spool.adopt(file, seq, rows, `fl-${randomUUID()}`, end);
+    return rows;
+  }
+}

@@ -1,0 +1,27 @@
+// Timing helpers shared by the dashboard benchmarks: warm up, then RUNS timed calls, p50/p95.
+export const RUNS = 30;
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Three untimed warm-up calls (caches, JIT, first-load of the named query file), then RUNS timed. */
+export async function timeIt(fn) {
+  for (let i = 0; i < 3; i++) await fn();
+  const ms = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await fn();
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: percentile(ms, 50), p95: percentile(ms, 95) };
+}
+
+export const fmt = (n) => n.toFixed(1).padStart(7);
+
+/** One printed line per measurement; targets are the issue's: 300 ms per panel, 1 s per page. */
+export function report(label, { p50, p95 }, targetMs) {
+  const over = p95 > targetMs ? `  over the ${targetMs} ms target` : '';
+  console.log(`${label.padEnd(52)}${fmt(p50)} ${fmt(p95)}${over}`);
+}

@@ -1,0 +1,146 @@
+// Dashboard speed at scale: seeds 10,000,000 spans (1,000,000 classified failures, 2,000,000
+// workflows) over the last 24 h into an embedded engine in a temp dir with sql/bench/seed.sql
+// (INSERT … SELECT FROM numbers(), so every materialized view fills as in production), then prints
+// the p50/p95 of each panel query of the Overview, Workflows, Retries and Request pages, and each
+// page's server render time (Next.js, full HTML, range=24h).
+//   npm run bench -- pages        (needs `npm run build` first: it serves dashboard/.next)
+//   FAULTLINE_BENCH_SPANS=1000000 npm run bench -- pages   (a quicker, smaller run)
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { RUNS, report, timeIt } from './lib/timing.mjs';
+
+const root = resolve(import.meta.dirname, '../..');
+const SPANS = Number(process.env.FAULTLINE_BENCH_SPANS ?? 10_000_000);
+const WINDOW_S = 24 * 3600;
+const PANEL_MS = 300;
+const PAGE_MS = 1000;
+if (!Number.isInteger(SPANS) || SPANS < 1000) {
+  console.error(`FAULTLINE_BENCH_SPANS=${process.env.FAULTLINE_BENCH_SPANS} must be an integer ≥ 1000`);
+  process.exit(2);
+}
+if (!existsSync(join(root, 'dashboard/.next/BUILD_ID'))) {
+  console.error(
+    'dashboard/.next is missing: run `npm run build` (or `npm run build -w @faultline/dashboard`) first.',
+  );
+  process.exit(2);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'faultline-bench-pages-'));
+process.env.FAULTLINE_DATA_DIR = dataDir;
+const { openStore } = await import('@faultline/collector');
+const store = await openStore({ dataDir });
+const n = (v) => Number(v).toLocaleString('en-US');
+
+async function seed(endS) {
+  const seedSql = readFileSync(join(root, 'sql/bench/seed.sql'), 'utf8')
+    .replace(/^--.*$/gm, '')
+    .trim();
+  const t = performance.now();
+  await store.client.command({
+    query: seedSql,
+    query_params: { spans: SPANS, window_s: WINDOW_S, end: endS },
+  });
+  const seedS = (performance.now() - t) / 1000;
+  const { rows } = await store.runReadOnly(
+    'SELECT (SELECT count() FROM otel_traces) AS spans, (SELECT count() FROM failures) AS failures, (SELECT count() FROM calls_1m) AS rollup_rows',
+  );
+  const c = rows[0];
+  console.log(
+    `seeded ${n(c.spans)} spans (${n(c.failures)} failures; calls_1m ${n(c.rollup_rows)} rows) in ${seedS.toFixed(1)} s`,
+  );
+}
+
+/** A request in the middle of the window, looked up both ways the Request page allows. */
+async function sampleRequest() {
+  const correlationId = `wf-${Math.floor(SPANS / 10)}`;
+  const { rows } = await store.runReadOnly(
+    "SELECT any(TraceId) AS trace_id FROM otel_traces WHERE SpanAttributes['faultline.correlation_id'] = {id:String}",
+    { id: correlationId },
+  );
+  return { correlationId, traceId: String(rows[0].trace_id) };
+}
+
+async function benchPanels(title, panels) {
+  console.log(`\n${title}, ${RUNS} runs each (ms)`.padEnd(53) + '    p50     p95');
+  for (const [label, params] of panels) {
+    const name = label.split(' ')[0];
+    report(label, await timeIt(() => store.runNamed(name, params)), PANEL_MS);
+  }
+}
+
+async function benchPages(pages) {
+  const { default: next } = await import('next');
+  const app = next({ dev: false, dir: join(root, 'dashboard'), hostname: '127.0.0.1', port: 0 });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = createServer((req, res) => handle(req, res));
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  console.log(`\npage server render (full HTML), ${RUNS} runs each (ms)`.padEnd(53) + '    p50     p95');
+  try {
+    for (const [path, marker] of pages) {
+      const timing = await timeIt(async () => {
+        const res = await fetch(base + path);
+        const html = await res.text();
+        // A page that rendered an error or the empty state would be fast and wrong: check the content.
+        if (res.status !== 200 || !html.includes(marker)) {
+          throw new Error(`GET ${path}: HTTP ${res.status}, no ${marker} in the page`);
+        }
+      });
+      report(`GET ${path}`, timing, PAGE_MS);
+    }
+  } finally {
+    server.close();
+    await app.close?.();
+  }
+}
+
+try {
+  const endS = Math.floor(Date.now() / 1000);
+  await seed(endS);
+  const { correlationId, traceId } = await sampleRequest();
+
+  // The same parameters the pages send for ?range=24h with no filters (see dashboard/src/server).
+  const from = Math.floor((endS + 1 - WINDOW_S) / 60) * 60;
+  const to = Math.ceil((endS + 1) / 60) * 60;
+  const filters = { from, to, service: '', source: '' };
+  const wf = { from, to, service: '' };
+  await benchPanels('overview panel queries', [
+    ['dashboard/overview_budget', filters],
+    ['dashboard/overview_matrix', filters],
+    ['dashboard/overview_timeline', { ...filters, bucket: 900 }],
+    ['dashboard/overview_top_codes', { ...filters, limit: 15 }],
+    ['dashboard/filter_options', { from, to }],
+    ['dashboard/overview_budget (service filter)', { ...filters, service: 'payments' }],
+  ]);
+  await benchPanels('workflows panel queries', [
+    ['dashboard/workflows_summary', wf],
+    ['dashboard/workflows_by_steps', wf],
+    ['dashboard/workflows_first_failure', wf],
+    ['dashboard/workflows_recent', { ...wf, failed_only: false, limit: 50 }],
+    ['dashboard/workflows_recent (failed only)', { ...wf, failed_only: true, limit: 50 }],
+    ['dashboard/workflows_summary (service filter)', { ...wf, service: 'payments' }],
+  ]);
+  await benchPanels('retries panel queries', [
+    ['dashboard/retries_summary', filters],
+    ['dashboard/retries_by_class', filters],
+    ['dashboard/retries_misrouted', filters],
+    ['dashboard/retries_by_class (service filter)', { ...filters, service: 'payments' }],
+  ]);
+  await benchPanels('request panel query', [
+    ['dashboard/request_spans (correlation id)', { id: correlationId }],
+    ['dashboard/request_spans (trace id)', { id: traceId }],
+  ]);
+  await benchPages([
+    ['/?range=24h', 'data-testid="total-failures"'],
+    ['/workflows?range=24h', 'data-testid="wf-count"'],
+    ['/retries?range=24h', 'data-testid="retries-by-class"'],
+    [`/request?id=${correlationId}`, 'data-testid="span-timeline"'],
+  ]);
+} finally {
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(0);
