@@ -117,13 +117,16 @@ async function load() {
   const latencies = [];
   const state = { measuring: false, stop: false };
   const agent = new http.Agent({ keepAlive: true, maxSockets: rate > 0 ? 256 : CONNECTIONS });
-  const one = (sentAt) =>
+  let total = 0;
+  const one = () =>
     new Promise((resolve) => {
       const counted = state.measuring;
+      const sentAt = process.hrtime.bigint();
       http
         .get(url, { agent }, (res) => {
           res.resume();
           res.on('end', () => {
+            total += 1;
             if (counted) latencies.push(Number(process.hrtime.bigint() - sentAt) / 1000);
             resolve();
           });
@@ -149,6 +152,7 @@ async function load() {
       rps: latencies.length / elapsed,
       p50: at(0.5),
       p99: at(0.99),
+      total,
     }),
   );
   agent.destroy();
@@ -157,14 +161,15 @@ async function load() {
 /** Keep-alive closed loop: each connection sends its next request when the previous answers. */
 async function closedLoop(one, state) {
   const worker = async () => {
-    while (!state.stop) await one(process.hrtime.bigint());
+    while (!state.stop) await one();
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
 }
 
 /**
- * Open loop: requests leave on a fixed schedule whatever the service's pace, and latency counts
- * from the scheduled time, so a slow answer cannot hide the requests queued behind it.
+ * Open loop: requests leave on a fixed schedule whatever the service's pace, so one slow answer
+ * cannot hold back the requests behind it. At a moderate rate nothing queues, and latency is
+ * timed from the actual send, leaving out this process's own timer lateness.
  */
 async function openLoop(rate, one, state) {
   const interval = BigInt(Math.round(1e9 / rate));
@@ -173,7 +178,7 @@ async function openLoop(rate, one, state) {
   while (!state.stop) {
     const now = process.hrtime.bigint();
     while (next <= now) {
-      const p = one(next);
+      const p = one();
       pending.add(p);
       p.then(() => pending.delete(p));
       next += interval;
@@ -305,8 +310,8 @@ async function orchestrate() {
       await svc.exited;
       clearTimeout(killer);
       const sink1 = await sinkStats(sinkUrl);
-      // Every request the service answered during both runs, warm-ups included, is in the sink.
-      const served = (closed.rps + open.rps) * SECONDS;
+      // Every request the service answered in both runs, warm-ups included, exported its spans.
+      const served = closed.total + open.total;
       results[name].push({ closed, open, exportBytesPerReq: (sink1.bytes - sink0.bytes) / served });
     }
   }

@@ -1,4 +1,4 @@
-import { errorMonitor } from 'node:events';
+import { EventEmitter, errorMonitor } from 'node:events';
 import { ClientRequest, IncomingMessage } from 'node:http';
 import { diag, type Span } from '@opentelemetry/api';
 import type { HttpInstrumentationConfig } from '@opentelemetry/instrumentation-http';
@@ -8,6 +8,8 @@ import { isPeekable, peekIncomingMessage } from './body-peek.js';
 import { MisroutedRetryError } from './misrouted-retry.js';
 import type { PreloadState } from './preload-state.js';
 import { attributesOf, setEnvelope } from './span-envelope.js';
+
+const addListener = EventEmitter.prototype.on;
 
 /** The span of each outgoing request, for the one shared error listener below. */
 const spans = new WeakMap<ClientRequest, Span>();
@@ -28,7 +30,10 @@ export function httpHooks(
       if (!(request instanceof ClientRequest) || !span.isRecording()) return;
       try {
         spans.set(request, span);
-        request.on(errorMonitor, onClientError);
+        // EventEmitter's own `on`, not the instance's: the instrumentation has bound the request to
+        // its context, which would wrap this listener in a fresh closure on every request, and the
+        // listener needs no context (its span comes from the map).
+        addListener.call(request, errorMonitor, onClientError);
         const earlier = enforceMisrouted ? state.repeats.get(span) : undefined;
         // Destroying before the socket connects means nothing leaves the process.
         if (earlier) request.destroy(new MisroutedRetryError(earlier));
