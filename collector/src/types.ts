@@ -179,9 +179,9 @@ export interface WriterOptions {
   maxWalBytes?: number;
   /** `wal` mode: how long `drain()` keeps inserting segments (default 20 000 ms); the rest replays at start. */
   drainTimeoutMs?: number;
-  /** Seal a batch (`wal`: a segment) at this many spans (default 25 000; `wal` 100 000). */
+  /** Seal a batch (`wal`: a segment) at this many spans (default 25 000; `wal` 50 000). */
   maxBatchSpans?: number;
-  /** Seal a batch (`wal`: a segment) at this many serialized bytes (default 32 MiB; `wal` 96 MiB). */
+  /** Seal a batch (`wal`: a segment) at this many serialized bytes (default 32 MiB; `wal` 48 MiB). */
   maxBatchBytes?: number;
   /**
    * Linger before a partial batch is sealed (default 200 ms). With adaptive batching, a batch whose

@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, launchChromium } from './support/browser';
 import { type DemoRun, type FaultlineProcess, runDemo, startFaultline } from './support/faultline-process';
+import { sendFailedCalls } from './support/send-spans';
 import { namedQuery } from './support/sql-api';
 
 // One `npm start` child with demo traffic serves every test here; Chromium drives the pages.
@@ -248,5 +249,69 @@ describe('SQL console', () => {
     await expect(page.getByTestId('sql-error').textContent()).resolves.toMatch(/readonly/i);
     const after = await sqlMatrix({ service: '', source: '' });
     expect(Object.fromEntries(after)).toEqual(Object.fromEntries(expected));
+  });
+});
+
+// Last: it adds spans, which the exact counts above (workflows = demo runs) must not see.
+describe('live refresh', () => {
+  it('shows spans sent after the page opened, without a reload, keeping the filters', async () => {
+    await page.goto(`${app.dashboardUrl}/?range=1h&service=payments&source=rpc`);
+    await page.getByTestId('rendered-at').waitFor();
+    // The demo sends no rpc calls: the filtered page starts empty of failures or without the cell.
+    const cell = page.getByTestId('matrix-transient-rpc');
+    const before = (await cell.count()) ? Number(await cell.getAttribute('data-failures')) : 0;
+    // A full reload would drop this marker; router.refresh() keeps the document.
+    await page.evaluate(() => {
+      (window as unknown as { __liveMarker: string }).__liveMarker = 'kept';
+    });
+    const run = `live-${Date.now().toString(36)}`;
+    const sent = [1, 2, 3].map((i) => ({
+      service: 'payments',
+      class: 'transient',
+      source: 'rpc',
+      code: '14',
+      correlationId: `${run}-${i}`,
+    }));
+    // The same failure from another service must stay out of the service=payments view.
+    const decoy = { ...sent[0]!, service: 'inventory', correlationId: `${run}-decoy` };
+    await sendFailedCalls(app.otlpUrl, [...sent, decoy]);
+    for (let i = 0; ; i++) {
+      const stored = await namedQuery(app.dashboardUrl, 'dashboard/failure_counts', {
+        from: fromS,
+        to: Math.ceil((Date.now() / 1000 + 60) / 60) * 60,
+        service: 'payments',
+        source: 'rpc',
+      });
+      if (stored.some((r) => r.class === 'transient' && Number(r.failures) === before + sent.length)) break;
+      if (i >= 20) throw new Error('the spans sent through OTLP did not reach the store within 10 s');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const stored = performance.now();
+
+    // The live refresh runs every 10 s: the new failures must appear within one interval and a bit.
+    await page.waitForFunction(
+      (want) =>
+        document.querySelector('[data-testid="matrix-transient-rpc"]')?.getAttribute('data-failures') ===
+        String(want),
+      before + sent.length,
+      { timeout: 12_500, polling: 250 },
+    );
+    expect(performance.now() - stored).toBeLessThan(12_500);
+    expect(await page.evaluate(() => (window as unknown as { __liveMarker?: string }).__liveMarker)).toBe(
+      'kept',
+    );
+    const url = new URL(page.url());
+    expect(url.searchParams.get('service')).toBe('payments');
+    expect(url.searchParams.get('source')).toBe('rpc');
+    expect(url.searchParams.get('range')).toBe('1h');
+    await expect(page.getByTestId('filter-service').inputValue()).resolves.toBe('payments');
+    await expect(page.getByTestId('filter-source').inputValue()).resolves.toBe('rpc');
+    await expect(page.getByTestId('range-1h').getAttribute('aria-pressed')).resolves.toBe('true');
+    // Still filtered after the refresh: only payments in the budget, the decoy not counted.
+    expect([...(await budgetRows()).keys()]).toEqual(['payments']);
+    expect(await page.getByTestId('matrix-transient-rpc').getAttribute('data-failures')).toBe(
+      String(before + sent.length),
+    );
+    await shot('overview-live-refresh');
   });
 });

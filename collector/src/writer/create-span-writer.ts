@@ -7,6 +7,7 @@ import { resolveWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
+import { recoverOpenSegments } from './wal-segment.js';
 
 interface Waiter {
   resolve(): void;
@@ -124,6 +125,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
   }
 
   async function process(batch: Batch): Promise<void> {
+    await recovered;
     // The token is fixed before the first attempt: if an insert lands but its answer is lost, the
     // spooled copy replays under the same token and ClickHouse drops it as a duplicate.
     const token = `fl-${randomUUID()}`;
@@ -183,7 +185,14 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
     );
   }
 
-  if (spool.peek()) void replayer.kick();
+  // A write-ahead segment left open by a crashed `wal`-mode writer is sealed first, so switching
+  // modes never strands acknowledged spans; new batches wait for it to keep arrival order.
+  const recovered = recoverOpenSegments(spool).then(
+    () => {
+      if (spool.peek()) void replayer.kick();
+    },
+    (err: unknown) => console.error(`[faultline] could not recover open segments in ${o.spoolDir}:`, err),
+  );
 
   return {
     write(rows: TraceRow[]): Promise<void> {
@@ -227,6 +236,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
     },
 
     async drain(): Promise<void> {
+      await recovered;
       seal();
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       await replayer.stop();

@@ -5,7 +5,7 @@ import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
-import { WalSegment } from './wal-segment.js';
+import { recoverOpenSegments, WalSegment } from './wal-segment.js';
 
 interface Group {
   chunks: string[];
@@ -100,7 +100,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
 
   // Segments a crash left open are sealed first, so they keep their place ahead of new ones.
   const ready = (async () => {
-    for (const { seq, file } of spool.leftoverOpen) await WalSegment.recover(spool, file, seq);
+    await recoverOpenSegments(spool);
     if (spool.peek()) void replayer.kick();
   })();
 

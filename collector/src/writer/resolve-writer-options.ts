@@ -21,9 +21,9 @@ export function resolveWriterOptions(o: WriterOptions): ResolvedWriterOptions {
     ackAfter,
     // Default batch bounds shrink to fit a smaller queue; only explicit conflicts are errors. In
     // `wal` mode a batch is a segment on disk, read back one at a time, so it may be larger.
-    maxBatchSpans: o.maxBatchSpans ?? (wal ? 100_000 : Math.min(25_000, o.maxQueueSpans ?? 50_000)),
+    maxBatchSpans: o.maxBatchSpans ?? (wal ? 50_000 : Math.min(25_000, o.maxQueueSpans ?? 50_000)),
     maxBatchBytes:
-      o.maxBatchBytes ?? (wal ? 96 * 1024 ** 2 : Math.min(32 * 1024 ** 2, o.maxQueueBytes ?? 64 * 1024 ** 2)),
+      o.maxBatchBytes ?? (wal ? 48 * 1024 ** 2 : Math.min(32 * 1024 ** 2, o.maxQueueBytes ?? 64 * 1024 ** 2)),
     maxBatchDelayMs: o.maxBatchDelayMs ?? 200,
     maxQueueSpans: o.maxQueueSpans ?? 50_000,
     maxQueueBytes: o.maxQueueBytes ?? 64 * 1024 ** 2,

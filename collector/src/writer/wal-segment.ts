@@ -96,3 +96,11 @@ export class WalSegment {
     return rows;
   }
 }
+
+/** Seals every open segment a crash left in the spool, oldest first; they keep their place in line. */
+export async function recoverOpenSegments(spool: Spool): Promise<void> {
+  for (const { seq, file } of spool.leftoverOpen.sort((a, b) => a.seq - b.seq)) {
+    await WalSegment.recover(spool, file, seq);
+  }
+  spool.leftoverOpen.length = 0;
+}

@@ -151,6 +151,17 @@ describe("ackAfter: 'wal'", () => {
     expect(walFiles(spoolDir)).toEqual([]);
   });
 
+  it("an 'insert'-mode writer over the same directory inserts a segment a 'wal' writer left open", async () => {
+    const spoolDir = join(dir, 'spool-switch');
+    mkdirSync(spoolDir, { recursive: true });
+    writeFileSync(join(spoolDir, '0000000000000004.open'), serializeRows(rowsFor('wal-switch', 4)));
+    const writer = createSpanWriter(store, { ackAfter: 'insert', spoolDir });
+    await writer.write(rowsFor('wal-switch', 2));
+    await writer.drain();
+    expect(await count('wal-switch')).toBe(6);
+    expect(walFiles(spoolDir)).toEqual([]);
+  });
+
   it('rejects a bad ackAfter and a segment larger than the log bound, naming the option', () => {
     expect(() => createSpanWriter(store, { ackAfter: 'fsync' as 'wal' })).toThrow(
       /ackAfter \(env FAULTLINE_WRITER_ACK\) must be "insert" or "wal", got "fsync"/,

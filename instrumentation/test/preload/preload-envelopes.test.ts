@@ -58,6 +58,7 @@ describe.concurrent.each(RUNS)('preload --$mode with $fixture exporting $protoco
       fetch404: { status: 404 },
       fetchOkFalse: { status: 200, body: SILENT_FAILURE_BODY },
       fetchClosed: { error: 'ECONNREFUSED' },
+      httpClosed: { error: 'ECONNREFUSED' },
       pgOk: 1,
       pgError: '42P01',
       mysqlError: 'ER_NO_SUCH_TABLE',
@@ -123,6 +124,17 @@ describe.concurrent.each(RUNS)('preload --$mode with $fixture exporting $protoco
     });
     const refused = httpClientSpans(spans, '/nothing')[0];
     expect(envelopeOf(refused)).toMatchObject({ class: 'transient', code: 'ECONNREFUSED', retryable: true });
+  });
+
+  it('classifies a node:http connection error from the error object itself', () => {
+    const refused = httpClientSpans(spans, '/refused-http')[0];
+    expect(envelopeOf(refused)).toMatchObject({ class: 'transient', code: 'ECONNREFUSED', retryable: true });
+    // syscall and port exist only on the Node error, not in what the instrumentation records.
+    expect(JSON.parse(String(refused?.attributes['faultline.raw']))).toMatchObject({
+      code: 'ECONNREFUSED',
+      syscall: 'connect',
+      address: '127.0.0.1',
+    });
   });
 
   it('classifies pg, mysql2 and ioredis errors with their own codes', () => {

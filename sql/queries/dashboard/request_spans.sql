@@ -1,7 +1,7 @@
 -- name: request_spans
 -- description: Every span of one request across services, found by correlation id or trace id (oldest first), with its envelope attributes and redacted raw detail. The request's time window comes first from the workflows_rollup and otel_traces_trace_id_ts lookups (both sorted by id), so only that window of otel_traces is read.
 WITH
-  (SELECT (min(started_at), max(ended_ns)) FROM workflows_rollup WHERE correlation_id = {id:String}) AS by_correlation,
+  (SELECT (min(started_at), max(ended_ns)) FROM workflows_rollup WHERE workflow_key = cityHash64({id:String}) AND correlation_id = {id:String}) AS by_correlation,
   (SELECT (min(Start), max(End)) FROM otel_traces_trace_id_ts WHERE TraceId = {id:String}) AS by_trace,
   by_correlation.2 > 0 AS correlation_found,
   by_trace.2 > toDateTime(0) AS trace_found,

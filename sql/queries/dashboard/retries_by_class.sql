@@ -1,5 +1,5 @@
 -- name: retries_by_class
--- description: Retries grouped by the class of the failure that triggered them: how many, how many succeeded, the highest attempt, and the time spent waiting between the failed call's end and the retry's start. The previous attempt is the preceding span with the same trace, service and span name.
+-- description: Retries grouped by the class of the failure that triggered them: how many, how many succeeded, the highest attempt, and the time spent waiting between the failed call's end and the retry's start. The previous attempt is the preceding failed or retried call with the same trace, service and span name (from the retry_attempts table).
 SELECT
   if(prev_class = '', 'after success', prev_class) AS after_class,
   count() AS retries,
@@ -9,21 +9,20 @@ SELECT
   sum(Duration) AS retry_duration_ns
 FROM (
   SELECT
-    toUInt16OrZero(SpanAttributes['faultline.attempt']) AS attempt,
-    SpanAttributes['faultline.class'] AS class,
+    attempt,
+    class,
     Duration,
-    lagInFrame(SpanAttributes['faultline.class']) OVER w AS prev_class,
+    lagInFrame(class) OVER w AS prev_class,
     toUnixTimestamp64Nano(Timestamp) AS start_ns,
     lagInFrame(toInt64(toUnixTimestamp64Nano(Timestamp)) + toInt64(Duration)) OVER w AS prev_end_ns
-  FROM otel_traces
+  FROM retry_attempts
   WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
     AND SpanKind != 'Server'
     AND ({service:String} = '' OR ServiceName = {service:String})
-    AND ({source:String} = '' OR SpanAttributes['faultline.source'] = {source:String})
+    AND ({source:String} = '' OR source = {source:String})
     AND TraceId IN (
-      SELECT TraceId FROM otel_traces
-      WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-        AND toUInt16OrZero(SpanAttributes['faultline.attempt']) > 1
+      SELECT TraceId FROM retry_attempts
+      WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime} AND attempt > 1
     )
   WINDOW w AS (PARTITION BY TraceId, ServiceName, SpanName ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 )

@@ -1,19 +1,19 @@
 -- name: retries_misrouted
--- description: Misrouted retries (an identical repeat after a non-retryable envelope) by service and code: the calls and the time they wasted.
+-- description: Misrouted retries (an identical repeat after a non-retryable envelope) by service and code: the calls and the time they wasted (from the retry_attempts table).
 SELECT
   ServiceName AS service,
-  SpanAttributes['faultline.class'] AS class,
-  SpanAttributes['faultline.source'] AS source,
-  SpanAttributes['faultline.code'] AS code,
+  class,
+  source,
+  code,
   count() AS wasted_calls,
   sum(Duration) AS wasted_ns,
   toUnixTimestamp(max(Timestamp)) AS last_seen,
-  argMax(SpanAttributes['faultline.correlation_id'], Timestamp) AS example_correlation_id
-FROM otel_traces
+  argMax(correlation_id, Timestamp) AS example_correlation_id
+FROM retry_attempts
 WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-  AND SpanAttributes['faultline.misrouted_retry'] = 'true'
+  AND misrouted_retry
   AND ({service:String} = '' OR ServiceName = {service:String})
-  AND ({source:String} = '' OR SpanAttributes['faultline.source'] = {source:String})
+  AND ({source:String} = '' OR source = {source:String})
 GROUP BY service, class, source, code
 ORDER BY wasted_calls DESC, service, code
 LIMIT 100
