@@ -179,35 +179,35 @@ describe('workflows_rollup via dashboard_workflows', () => {
     expect([...byId.keys()].sort()).toEqual([wfA, wfB, wfC]);
     expect(byId.get(wfA)).toMatchObject({
       started: T0,
-      duration_ns: '3000000000',
+      duration_ns: 3000000000,
       services: ['checkout', 'inventory'],
-      steps: '2',
-      failed_steps: '2',
-      retries: '1',
+      steps: 2,
+      failed_steps: 2,
+      retries: 1,
       failed: true,
       first_failure_class: 'transient',
       first_failure_source: 'http',
       first_failure_code: '503',
     });
     expect(byId.get(wfB)).toMatchObject({
-      steps: '2',
-      failed_steps: '1',
+      steps: 2,
+      failed_steps: 1,
       failed: false,
       first_failure_class: 'validation',
     });
     expect(byId.get(wfC)).toMatchObject({
-      steps: '2',
-      failed_steps: '1',
+      steps: 2,
+      failed_steps: 1,
       failed: true,
       first_failure_code: '404',
     });
 
     const [summary] = await named('workflows_summary', { from, to, service: '' });
     expect(summary).toMatchObject({
-      workflows: '3',
-      failed_workflows: '2',
-      total_steps: '6',
-      total_failed_steps: '4',
+      workflows: 3,
+      failed_workflows: 2,
+      total_steps: 6,
+      total_failed_steps: 4,
     });
     const onlyInventory = await named('workflows_recent', {
       from,
@@ -219,7 +219,7 @@ describe('workflows_rollup via dashboard_workflows', () => {
     expect(onlyInventory.map((r) => r.correlation_id)).toEqual([wfA]);
     // A workflow that started before the range is not counted in it.
     const later = await named('workflows_summary', { from: T0 + 4, to, service: '' });
-    expect(later[0]).toMatchObject({ workflows: '2' });
+    expect(later[0]).toMatchObject({ workflows: 2 });
   });
 });
 
@@ -241,12 +241,12 @@ describe('retry_attempts', () => {
     expect(rows).toEqual([
       {
         after_class: 'transient',
-        retries: '1',
-        succeeded: '1',
+        retries: 1,
+        succeeded: 1,
         max_attempt: 2,
         // Attempt 1 ended at +1.1 s, attempt 2 started at +2.0 s.
-        wait_ns: '900000000',
-        retry_duration_ns: '50000000',
+        wait_ns: 900000000,
+        retry_duration_ns: 50000000,
       },
     ]);
   });
