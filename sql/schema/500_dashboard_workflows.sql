@@ -69,6 +69,7 @@ GROUP BY workflow_key;
 -- about half of a GROUP BY hash table; the WHERE then sees each workflow whole.
 CREATE OR REPLACE VIEW dashboard_workflows AS
 SELECT
+    workflow_key,
     correlation_id,
     started_at AS started,
     ended_ns - toUnixTimestamp64Nano(started_at) AS duration_ns,
@@ -83,7 +84,7 @@ SELECT
     if(length(first_failure_parts) = 4, first_failure_parts[3], '') AS first_failure_source,
     if(length(first_failure_parts) = 4, first_failure_parts[4], '') AS first_failure_code,
     root_count AS roots,
-    if(root_count > 0, root_error_count > 0, last_call % 2 = 1) AS failed
+    toBool(if(root_count > 0, root_error_count > 0, last_call % 2 = 1)) AS failed
 FROM workflows_rollup FINAL
 WHERE started_at >= {from:DateTime} AND started_at < {to:DateTime}
   AND ({service:String} = '' OR has(service_set, {service:String}));

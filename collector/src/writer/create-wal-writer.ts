@@ -100,7 +100,10 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
 
   // Segments a crash left open are sealed first, so they keep their place ahead of new ones.
   const ready = (async () => {
-    await recoverOpenSegments(spool);
+    await recoverOpenSegments(spool).catch((err: unknown) =>
+      // Never fatal for new writes: the files stay on disk and the next start retries them.
+      console.error(`[faultline] could not recover open write-ahead segments in ${o.spoolDir}:`, err),
+    );
     if (spool.peek()) void replayer.kick();
   })();
 
@@ -153,15 +156,17 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
       try {
         await ready;
         for (;;) {
-          if (active && (active.rows >= o.maxBatchSpans || active.bytes >= o.maxBatchBytes))
-            await sealActive();
+          // Sealing comes before the next append: under steady load a group is always waiting,
+          // and an idle inserter must not wait for the open segment to fill up.
+          if (shouldSeal()) await sealActive();
           else if (group.rows > 0) await appendGroup();
-          else if (shouldSeal()) await sealActive();
           else break;
         }
       } catch (err) {
         // A seal that failed leaves the file `.open`: the next start recovers it. Keep serving.
         console.error('[faultline] write-ahead log error:', err);
+        // Writes already grouped still need an answer: try again shortly.
+        setTimeout(() => void pump(), o.retryDelayMs).unref();
       } finally {
         pumping = undefined;
         armTimer();

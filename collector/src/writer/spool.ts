@@ -1,5 +1,5 @@
 import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** One spooled batch: a file named `<seq>-<rows>-<token>.jsonl` holding the JSONEachRow body. */
@@ -146,9 +146,26 @@ export class Spool {
     return this.#segments[0];
   }
 
-  /** The segment's body as bytes: handed to the insert as is, with no string copy in between. */
-  read(segment: SpoolSegment): Promise<Buffer> {
-    return readFile(segment.file);
+  /**
+   * The segment's body as bytes: handed to the insert as is, with no string copy in between. Read
+   * in as few calls as the kernel allows: readFile's 512 KiB chunks each wait for a busy event
+   * loop, which measured up to a second per 50 MB segment under load.
+   */
+  async read(segment: SpoolSegment): Promise<Buffer> {
+    const handle = await open(segment.file, 'r');
+    try {
+      const { size } = await handle.stat();
+      const body = Buffer.allocUnsafe(size);
+      let offset = 0;
+      while (offset < size) {
+        const { bytesRead } = await handle.read(body, offset, size - offset, offset);
+        if (bytesRead === 0) break;
+        offset += bytesRead;
+      }
+      return offset === size ? body : body.subarray(0, offset);
+    } finally {
+      await handle.close();
+    }
   }
 
   /**

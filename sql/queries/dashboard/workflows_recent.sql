@@ -1,5 +1,5 @@
 -- name: workflows_recent
--- description: The newest workflows in a time range with their steps and outcome; failed_only = true keeps the failed ones.
+-- description: The newest workflows in a time range with their steps and outcome; failed_only = true keeps the failed ones. The newest keys are picked first from the cheap columns, then only those workflows are read whole (by primary key).
 SELECT
   correlation_id,
   toUnixTimestamp(started) AS started,
@@ -14,6 +14,12 @@ SELECT
   first_failure_source,
   first_failure_code
 FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
-WHERE steps > 0 AND (NOT {failed_only:Bool} OR failed)
-ORDER BY started DESC
+WHERE workflow_key IN (
+  SELECT workflow_key
+  FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
+  WHERE steps > 0 AND (NOT {failed_only:Bool} OR failed)
+  ORDER BY started DESC
+  LIMIT {limit:UInt32}
+)
+ORDER BY started DESC, correlation_id
 LIMIT {limit:UInt32}
