@@ -6,7 +6,7 @@ import { rawHeaders } from './http-raw.js';
 import { awsErrorName, jsonBodySignal } from './json-body-signal.js';
 import { classFromMessage, mentionsRateLimit } from './message-class.js';
 import { rateLimitExhausted, rateLimitResetSeconds } from './rate-limit-headers.js';
-import { readBody } from './read-body.js';
+import { type BodyView, readBody } from './read-body.js';
 import { applyCode, newSignal, type Signal } from './signal.js';
 import { classForStatus, restatesStatus, statusMessage } from './status-class.js';
 import { textBodySignal } from './text-body-signal.js';
@@ -62,6 +62,26 @@ function rawText(text: string, known: KnownText | undefined): string {
   return boundedText(text, MAX_RAW_TEXT);
 }
 
+const NO_BODY: BodyView = {};
+
+/** A caller-built body may hold getters or Proxies that throw: such a body says nothing, the status still does. */
+function safeReadBody(body: unknown, failing: boolean): BodyView {
+  try {
+    return readBody(body, failing);
+  } catch {
+    return NO_BODY;
+  }
+}
+
+function bodySignal(view: BodyView, status: number): Signal | undefined {
+  try {
+    if (view.json !== undefined) return jsonBodySignal(view.json, status);
+    return view.text !== undefined ? textBodySignal(view.text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Classifies an HTTP response into an envelope, or `null` when it is not a failure. The body
  * and headers are read before the status, because vendors put the real answer there: a 200
@@ -71,13 +91,8 @@ function rawText(text: string, known: KnownText | undefined): string {
 export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyContext): Envelope | null {
   const status = readStatus(res);
   const failing = status >= 400;
-  const view = readBody(res.body, failing);
-  let sig: Signal | undefined =
-    view.json !== undefined
-      ? jsonBodySignal(view.json, status)
-      : view.text !== undefined
-        ? textBodySignal(view.text)
-        : undefined;
+  const view = safeReadBody(res.body, failing);
+  let sig = bodySignal(view, status);
   if (!failing && sig?.failure !== true) return null;
 
   const h = new HeaderReader(res.headers);

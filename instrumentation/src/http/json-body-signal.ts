@@ -1,3 +1,4 @@
+import { type ErrorFields, errorFields, topFields } from './body-fields.js';
 import { applyCode, asCode, asSeconds, asText, newSignal, type Signal } from './signal.js';
 import { classForStatus, restatesStatus } from './status-class.js';
 
@@ -86,7 +87,6 @@ function shopifyWait(o: Obj): number | undefined {
   return Math.max(0, Math.ceil((requested - available) / rate));
 }
 
-/** `{ error: { … } }`: Google, Stripe, OpenAI, Anthropic, Azure ARM/OData, JSON:API-ish bodies. */
 /**
  * Meta Graph API (`fbtrace_id`, `OAuthException`): numeric codes name throttles (4, 17, 32, 613,
  * 80001–80014), expired or missing tokens (102, 190), permissions (10, 200–299), bad parameters
@@ -110,10 +110,12 @@ function metaGraph(sig: Signal, e: Obj, code: number): void {
   if (e.is_transient === true) sig.retryable = true;
 }
 
-function errorObject(sig: Signal, e: Obj, status: number): void {
+/** `{ error: { … } }`: Google, Stripe, OpenAI, Anthropic, Azure ARM/OData, JSON:API-ish bodies. */
+function errorObject(sig: Signal, obj: Obj, status: number): void {
   sig.failure = true;
+  const e: ErrorFields = errorFields(obj);
   if (typeof e.code === 'number' && (typeof e.fbtrace_id === 'string' || e.type === 'OAuthException')) {
-    metaGraph(sig, e, e.code);
+    metaGraph(sig, obj, e.code);
   }
   const legacy = Array.isArray(e.errors) && isObj(e.errors[0]) ? e.errors[0] : undefined;
   applyCode(sig, asCode(legacy?.reason));
@@ -182,17 +184,19 @@ export function jsonBodySignal(body: unknown, status: number): Signal | undefine
     }
   }
   if (!isObj(o)) return undefined;
-  const err = o.error;
+  const obj: Obj = o;
+  const f = topFields(obj);
+  const err = f.error;
 
-  if (o.jsonrpc !== undefined && isObj(err)) {
+  if (f.jsonrpc !== undefined && isObj(err)) {
     jsonRpc(sig, err);
     return sig;
   }
-  if (o.jsonrpc !== undefined && isObj(o.result) && o.result.isError === true) {
-    mcpToolError(sig, o.result);
+  if (f.jsonrpc !== undefined && isObj(f.result) && f.result.isError === true) {
+    mcpToolError(sig, f.result);
     return sig;
   }
-  if (o.ok === false) {
+  if (f.ok === false) {
     sig.failure = true;
     const code = asCode(err);
     if (
@@ -202,41 +206,41 @@ export function jsonBodySignal(body: unknown, status: number): Signal | undefine
     )
       sig.cls = 'validation';
   }
-  if (Array.isArray(o.errors) && o.errors.length > 0) errorList(sig, o, o.errors);
+  if (Array.isArray(f.errors) && f.errors.length > 0) errorList(sig, obj, f.errors);
   if (isObj(err)) errorObject(sig, err, status);
   else if (typeof err === 'string' && err !== '') {
     sig.failure = true;
     applyCode(sig, asCode(err));
-    sig.message ??= asText(o.error_description) ?? asText(o.message) ?? err;
+    sig.message ??= asText(f.error_description) ?? asText(f.message) ?? err;
   }
-  if (typeof o.__type === 'string') {
+  if (typeof f.__type === 'string') {
     sig.failure = true;
-    applyCode(sig, awsErrorName(o.__type));
+    applyCode(sig, awsErrorName(f.__type));
   }
-  const code = o.code ?? o.Code;
-  if (typeof code === 'number' && code >= 20000 && code < 100000 && typeof o.more_info === 'string') {
+  const code = f.code ?? f.Code;
+  if (typeof code === 'number' && code >= 20000 && code < 100000 && typeof f.more_info === 'string') {
     sig.code ??= String(code);
     twilio(sig, code);
   } else if (typeof code === 'string') applyCode(sig, code, !restatesStatus(code, status));
-  if (o.kind === 'Status' && typeof o.reason === 'string') kubernetesStatus(sig, o, status);
-  applyCode(sig, asCode(o.errorType) ?? asCode(o.errorCode));
-  if (typeof o.debug_id === 'string') applyCode(sig, asCode(o.name), false); // PayPal: name is a category
+  if (f.kind === 'Status' && typeof f.reason === 'string') kubernetesStatus(sig, obj, status);
+  applyCode(sig, asCode(f.errorType) ?? asCode(f.errorCode));
+  if (typeof f.debug_id === 'string') applyCode(sig, asCode(f.name), false); // PayPal: name is a category
 
   sig.message ??=
-    asText(o.message) ??
-    asText(o.Message) ??
-    asText(o.detail) ??
-    asText(o.title) ??
-    asText(o.error_message) ??
-    asText(o.errorMessage) ??
-    asText(o.msg) ??
-    asText(o.description) ??
-    asText(o.errorSummary) ?? // Okta
-    (Array.isArray(o.errorMessages) ? asText(o.errorMessages[0]) : undefined); // Jira
-  if (o.success === false || (typeof o.status === 'string' && FAILED_STATUS.has(o.status)))
+    asText(f.message) ??
+    asText(f.Message) ??
+    asText(f.detail) ??
+    asText(f.title) ??
+    asText(f.error_message) ??
+    asText(f.errorMessage) ??
+    asText(f.msg) ??
+    asText(f.description) ??
+    asText(f.errorSummary) ?? // Okta
+    (Array.isArray(f.errorMessages) ? asText(f.errorMessages[0]) : undefined); // Jira
+  if (f.success === false || (typeof f.status === 'string' && FAILED_STATUS.has(f.status)))
     sig.failure = true;
-  if (typeof o.retryable === 'boolean') sig.retryable = o.retryable;
-  sig.retryAfter ??= asSeconds(o.retry_after ?? o.retryAfter);
-  if (isObj(o.parameters)) sig.retryAfter ??= asSeconds(o.parameters.retry_after); // Telegram
+  if (typeof f.retryable === 'boolean') sig.retryable = f.retryable;
+  sig.retryAfter ??= asSeconds(f.retry_after ?? f.retryAfter);
+  if (isObj(f.parameters)) sig.retryAfter ??= asSeconds(f.parameters.retry_after); // Telegram
   return sig;
 }

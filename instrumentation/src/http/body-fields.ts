@@ -1,0 +1,248 @@
+/**
+ * The members of a JSON error body that the classifier reads, gathered in one pass.
+ *
+ * Bodies come in dozens of vendor shapes, so reading ~30 named members one by one hits
+ * megamorphic property lookups, most of them misses. A parsed JSON object (prototype
+ * `Object.prototype`, only own enumerable data properties) yields the same values from one walk
+ * over its own keys; anything else (class instances, null-prototype objects, proxies) is read
+ * member by member, as before.
+ */
+
+type Obj = Record<string, unknown>;
+
+/** Members of a body's top-level object. Every field exists from the start: one hidden class. */
+export class TopFields {
+  error: unknown = undefined;
+  errors: unknown = undefined;
+  jsonrpc: unknown = undefined;
+  result: unknown = undefined;
+  ok: unknown = undefined;
+  __type: unknown = undefined;
+  code: unknown = undefined;
+  Code: unknown = undefined;
+  more_info: unknown = undefined;
+  kind: unknown = undefined;
+  reason: unknown = undefined;
+  errorType: unknown = undefined;
+  errorCode: unknown = undefined;
+  debug_id: unknown = undefined;
+  name: unknown = undefined;
+  message: unknown = undefined;
+  Message: unknown = undefined;
+  detail: unknown = undefined;
+  title: unknown = undefined;
+  error_description: unknown = undefined;
+  error_message: unknown = undefined;
+  errorMessage: unknown = undefined;
+  msg: unknown = undefined;
+  description: unknown = undefined;
+  errorSummary: unknown = undefined;
+  errorMessages: unknown = undefined;
+  success: unknown = undefined;
+  status: unknown = undefined;
+  retryable: unknown = undefined;
+  retry_after: unknown = undefined;
+  retryAfter: unknown = undefined;
+  parameters: unknown = undefined;
+}
+
+/** Members of an `{ error: { … } }` object (Google, Stripe, OpenAI, Anthropic, Azure, Meta). */
+export class ErrorFields {
+  code: unknown = undefined;
+  fbtrace_id: unknown = undefined;
+  type: unknown = undefined;
+  errors: unknown = undefined;
+  details: unknown = undefined;
+  status: unknown = undefined;
+  decline_code: unknown = undefined;
+  innererror: unknown = undefined;
+  innerError: unknown = undefined;
+  message: unknown = undefined;
+  Message: unknown = undefined;
+  description: unknown = undefined;
+  retryable: unknown = undefined;
+}
+
+function isPlainJson(o: object): boolean {
+  return Object.getPrototypeOf(o) === Object.prototype;
+}
+
+/** Assigns `f[key]` when `key` is one of TopFields' members; other keys are ignored. */
+function setTop(f: TopFields, key: string, v: unknown): void {
+  switch (key) {
+    case 'error':
+      f.error = v;
+      return;
+    case 'errors':
+      f.errors = v;
+      return;
+    case 'jsonrpc':
+      f.jsonrpc = v;
+      return;
+    case 'result':
+      f.result = v;
+      return;
+    case 'ok':
+      f.ok = v;
+      return;
+    case '__type':
+      f.__type = v;
+      return;
+    case 'code':
+      f.code = v;
+      return;
+    case 'Code':
+      f.Code = v;
+      return;
+    case 'more_info':
+      f.more_info = v;
+      return;
+    case 'kind':
+      f.kind = v;
+      return;
+    case 'reason':
+      f.reason = v;
+      return;
+    case 'errorType':
+      f.errorType = v;
+      return;
+    case 'errorCode':
+      f.errorCode = v;
+      return;
+    case 'debug_id':
+      f.debug_id = v;
+      return;
+    case 'name':
+      f.name = v;
+      return;
+    case 'message':
+      f.message = v;
+      return;
+    case 'Message':
+      f.Message = v;
+      return;
+    case 'detail':
+      f.detail = v;
+      return;
+    case 'title':
+      f.title = v;
+      return;
+    case 'error_description':
+      f.error_description = v;
+      return;
+    case 'error_message':
+      f.error_message = v;
+      return;
+    case 'errorMessage':
+      f.errorMessage = v;
+      return;
+    case 'msg':
+      f.msg = v;
+      return;
+    case 'description':
+      f.description = v;
+      return;
+    case 'errorSummary':
+      f.errorSummary = v;
+      return;
+    case 'errorMessages':
+      f.errorMessages = v;
+      return;
+    case 'success':
+      f.success = v;
+      return;
+    case 'status':
+      f.status = v;
+      return;
+    case 'retryable':
+      f.retryable = v;
+      return;
+    case 'retry_after':
+      f.retry_after = v;
+      return;
+    case 'retryAfter':
+      f.retryAfter = v;
+      return;
+    case 'parameters':
+      f.parameters = v;
+      return;
+  }
+}
+
+const TOP_KEYS = Object.keys(new TopFields());
+
+/** The TopFields of a body object. */
+export function topFields(o: Obj): TopFields {
+  const f = new TopFields();
+  if (isPlainJson(o)) {
+    const keys = Object.keys(o);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      setTop(f, key, o[key]);
+    }
+  } else {
+    for (const key of TOP_KEYS) setTop(f, key, o[key]);
+  }
+  return f;
+}
+
+function setError(f: ErrorFields, key: string, v: unknown): void {
+  switch (key) {
+    case 'code':
+      f.code = v;
+      return;
+    case 'fbtrace_id':
+      f.fbtrace_id = v;
+      return;
+    case 'type':
+      f.type = v;
+      return;
+    case 'errors':
+      f.errors = v;
+      return;
+    case 'details':
+      f.details = v;
+      return;
+    case 'status':
+      f.status = v;
+      return;
+    case 'decline_code':
+      f.decline_code = v;
+      return;
+    case 'innererror':
+      f.innererror = v;
+      return;
+    case 'innerError':
+      f.innerError = v;
+      return;
+    case 'message':
+      f.message = v;
+      return;
+    case 'Message':
+      f.Message = v;
+      return;
+    case 'description':
+      f.description = v;
+      return;
+    case 'retryable':
+      f.retryable = v;
+      return;
+  }
+}
+
+const ERROR_KEYS = Object.keys(new ErrorFields());
+
+/** The ErrorFields of an `error` object. */
+export function errorFields(e: Obj): ErrorFields {
+  const f = new ErrorFields();
+  if (isPlainJson(e)) {
+    const keys = Object.keys(e);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      setError(f, key, e[key]);
+    }
+  } else {
+    for (const key of ERROR_KEYS) setError(f, key, e[key]);
+  }
+  return f;
+}
