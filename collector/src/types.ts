@@ -138,7 +138,7 @@ export interface LatencyHistogram {
 }
 
 export interface WriterStats {
-  /** Spans acknowledged to callers (inserted or spooled). */
+  /** Spans acknowledged to callers (inserted, or fsync'd to the write-ahead log or spool). */
   accepted: number;
   /** Spans refused with SaturatedError. */
   rejected: number;
@@ -148,7 +148,10 @@ export interface WriterStats {
   replayed: number;
   /** Spans inserted into ClickHouse, directly or by replay. */
   inserted: number;
-  /** Spans buffered in memory waiting for a batch insert. */
+  /**
+   * Spans waiting for an insert, what the receiver's back-pressure watches: `insert` mode, buffered
+   * in memory or being inserted; `wal` mode, accepted (or awaiting their fsync) and not yet inserted.
+   */
   queueDepth: number;
   /** Serialized bytes of those spans (JSONEachRow characters). */
   queueBytes: number;
@@ -158,6 +161,14 @@ export interface WriterStats {
   spoolBytes: number;
   /** Failed insert attempts (each one spools or retries a batch). */
   insertErrors: number;
+  /**
+   * Spans acknowledged but not yet inserted, so not yet queryable: in `wal` mode the open and sealed
+   * write-ahead segments (normal under load, 0 once idle); in `insert` mode the spool. `settle()`
+   * waits for it; tests and dashboards compare with SQL once it is 0.
+   */
+  pendingInsert: number;
+  /** The writer's acknowledgement mode. */
+  ackAfter: 'insert' | 'wal';
   /** Spans moved to `<spoolDir>/rejected` after ClickHouse refused their batch repeatedly (not a network error). */
   quarantined: number;
   insertLatency: LatencyHistogram;
@@ -165,11 +176,12 @@ export interface WriterStats {
 
 export interface WriterOptions {
   /**
-   * When `write` resolves. `insert` (default): once the rows are inserted (or spooled because the
-   * insert failed), so they are queryable the moment a request is acknowledged. `wal`: once they
-   * are appended to a write-ahead segment in `spoolDir` and fsync'd (one fsync shared by all
-   * concurrent writes); a background inserter then INSERTs whole segments in order, so batches are
-   * no longer capped by the spans clients hold in flight. Env `FAULTLINE_WRITER_ACK`.
+   * When `write` resolves. `wal` (default): once the rows are appended to a write-ahead segment in
+   * `spoolDir` and fsync'd (one fsync shared by all concurrent writes); a background inserter then
+   * INSERTs whole segments in order, so batches are no longer capped by the spans clients hold in
+   * flight. Rows become queryable shortly after the ack: `settle()` waits for that. `insert`: once
+   * the rows are inserted (or spooled because the insert failed), so they are queryable the moment
+   * a request is acknowledged, at about half the throughput. Env `FAULTLINE_WRITER_ACK`.
    */
   ackAfter?: 'insert' | 'wal';
   /**
@@ -227,14 +239,26 @@ export interface WriterOptions {
   insertSettings?: Record<string, number>;
 }
 
+/** Options for `SpanWriter.settle`. */
+export interface SettleOptions {
+  /** Reject after this many ms if ClickHouse is still behind (default 30 000). */
+  timeoutMs?: number;
+}
+
 /**
  * The durable writer the receiver calls. `write` resolves once the rows are durable: inserted into
- * ClickHouse, or appended and fsync'd to the local spool. It rejects with `SaturatedError`
+ * ClickHouse, or appended and fsync'd to the write-ahead log or spool. It rejects with `SaturatedError`
  * (`retryAfterSeconds`) when the bounded queue is full, so the receiver can answer 429/503.
  */
 export interface SpanWriter {
   write(rows: TraceRow[]): Promise<void>;
   /** Flushes buffered rows and waits for in-flight inserts and spool replay; stops timers. Idempotent. */
   drain(): Promise<void>;
+  /**
+   * Resolves once every span acknowledged before the call is inserted (read-your-writes for tests,
+   * dashboards and shutdown); the writer keeps serving. Rejects after `timeoutMs` while ClickHouse
+   * is failing, naming the pending count and the last insert error (the spans stay durable on disk).
+   */
+  settle(options?: SettleOptions): Promise<void>;
   stats(): WriterStats;
 }

@@ -5,6 +5,7 @@ import { ARTIFACTS, launchChromium } from './support/browser';
 import { type DemoRun, type FaultlineProcess, runDemo, startFaultline } from './support/faultline-process';
 import { sendFailedCalls } from './support/send-spans';
 import { namedQuery } from './support/sql-api';
+import { waitForInserted } from './support/wait-for-inserted';
 
 // One `npm start` child with demo traffic serves every test here; Chromium drives the pages.
 let app: FaultlineProcess;
@@ -17,7 +18,9 @@ let toS: number;
 const parseCount = (text: string | null) => Number((text ?? '').replace(/[^0-9]/g, ''));
 
 async function waitForIngest(): Promise<void> {
-  // Spans reach the store a moment after the demo's services flush: wait until counts stop moving.
+  // The collector acknowledges after its write-ahead fsync and inserts in the background: first
+  // wait until it has nothing pending, then until counts stop moving (late exporter flushes).
+  await waitForInserted(app.otlpUrl);
   let last = -1;
   for (let i = 0; i < 60; i++) {
     const rows = await namedQuery(app.dashboardUrl, 'dashboard/call_counts', {

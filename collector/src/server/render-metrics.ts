@@ -21,7 +21,7 @@ export function renderMetrics(receiver: ReceiverStats, writer: WriterStats): str
   one(
     'faultline_spans_accepted_total',
     'counter',
-    'Spans acknowledged durable (inserted or spooled).',
+    "Spans acknowledged durable (inserted, or fsync'd to the write-ahead log or spool).",
     writer.accepted,
   );
   metric('faultline_spans_rejected_total', 'counter', 'Spans not accepted, by reason.', [
@@ -31,30 +31,52 @@ export function renderMetrics(receiver: ReceiverStats, writer: WriterStats): str
   one(
     'faultline_spans_spooled_total',
     'counter',
-    'Spans written to the local spool while ClickHouse failed.',
+    'Spans written to local disk before insert: every span in wal mode, spans whose insert failed in insert mode.',
     writer.spooled,
   );
-  one('faultline_spans_replayed_total', 'counter', 'Spans inserted from the spool.', writer.replayed);
+  one(
+    'faultline_spans_replayed_total',
+    'counter',
+    'Spans inserted from the write-ahead log or spool.',
+    writer.replayed,
+  );
   one('faultline_spans_inserted_total', 'counter', 'Spans inserted into ClickHouse.', writer.inserted);
   one(
     'faultline_writer_queue_depth',
     'gauge',
-    'Spans buffered in memory waiting for an insert.',
+    'Spans waiting for an insert (the back-pressure gauge): in memory (insert mode) or accepted and not yet inserted (wal mode).',
     writer.queueDepth,
+  );
+  one(
+    'faultline_writer_pending_insert_spans',
+    'gauge',
+    'Spans acknowledged but not yet inserted, so not yet queryable; 0 once the writer is idle.',
+    writer.pendingInsert,
+  );
+  metric(
+    'faultline_writer_ack_mode',
+    'gauge',
+    'When a request is acknowledged: after the insert, or after the fsync to the write-ahead log.',
+    [`faultline_writer_ack_mode{mode="${writer.ackAfter}"} 1`],
   );
   one(
     'faultline_writer_queue_bytes',
     'gauge',
-    'Serialized bytes of the spans buffered in memory or being inserted.',
+    'Serialized bytes of the spans waiting for an insert.',
     writer.queueBytes,
   );
   one(
     'faultline_spool_depth_spans',
     'gauge',
-    'Spans on disk in the spool, not yet replayed.',
+    'Spans held on disk because ClickHouse inserts fail (wal mode: only during an outage).',
     writer.spoolDepth,
   );
-  one('faultline_spool_bytes', 'gauge', 'Bytes on disk in the spool.', writer.spoolBytes);
+  one(
+    'faultline_spool_bytes',
+    'gauge',
+    'Bytes held on disk because ClickHouse inserts fail (wal mode: only during an outage).',
+    writer.spoolBytes,
+  );
   one('faultline_insert_errors_total', 'counter', 'Failed insert attempts.', writer.insertErrors);
   one(
     'faultline_attribute_values_truncated_total',

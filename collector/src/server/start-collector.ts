@@ -108,8 +108,11 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     const body = JSON.stringify({
       status,
       writer: {
+        ackAfter: w.ackAfter,
         accepted: w.accepted,
         inserted: w.inserted,
+        // Acknowledged, not yet queryable: 0 means SQL sees every acknowledged span.
+        pendingInsert: w.pendingInsert,
         queueDepth: w.queueDepth,
         spoolDepth: w.spoolDepth,
         spooled: w.spooled,

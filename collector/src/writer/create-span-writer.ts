@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SpanWriter, Store, TraceRow, WriterOptions, WriterStats } from '../types.js';
+import type { SettleOptions, SpanWriter, Store, TraceRow, WriterOptions, WriterStats } from '../types.js';
 import { createWalWriter } from './create-wal-writer.js';
 import { insertBatch, serializeRows } from './insert-batch.js';
 import { LatencyRecorder } from './latency-histogram.js';
@@ -7,6 +7,7 @@ import { resolveWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
+import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments } from './wal-segment.js';
 
 interface Waiter {
@@ -60,6 +61,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
   const insertQueue: (() => void)[] = [];
   // Logged once per outage, not per failed batch.
   let outage = false;
+  let lastInsertError: unknown;
 
   async function insert(body: string | Buffer, token: string): Promise<void> {
     await store.ensureSchema();
@@ -89,6 +91,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
       },
       onError(err, segment) {
         counters.insertErrors++;
+        lastInsertError = err;
         if (!segment) console.error('[faultline] spool replay hit a local error; it will retry:', err);
       },
       onQuarantined(segment, target, err) {
@@ -138,6 +141,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
           counters.inserted += batch.rows;
         } catch (err) {
           counters.insertErrors++;
+          lastInsertError = err;
           await toSpool(batch, token, err);
         }
       }
@@ -242,6 +246,23 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
       await replayer.stop();
     },
 
+    async settle(options: SettleOptions = {}): Promise<void> {
+      const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS);
+      await recovered;
+      // Here a write is acknowledged once inserted or spooled: what remains is the spool.
+      seal();
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      await waitUntilSettled(
+        {
+          done: () => spool.rows === 0,
+          pending: () => spool.rows,
+          lastError: () => lastInsertError,
+          spoolDir: o.spoolDir,
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+    },
+
     stats(): WriterStats {
       return {
         ...counters,
@@ -249,6 +270,8 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
         queueBytes: memoryBytes,
         spoolDepth: spool.rows,
         spoolBytes: spool.bytes,
+        pendingInsert: spool.rows,
+        ackAfter: 'insert',
         insertLatency: latency.snapshot(),
       };
     },

@@ -1,10 +1,11 @@
-import type { SpanWriter, Store, TraceRow, WriterStats } from '../types.js';
+import type { SettleOptions, SpanWriter, Store, TraceRow, WriterStats } from '../types.js';
 import { insertBatch, serializeRows } from './insert-batch.js';
 import { LatencyRecorder } from './latency-histogram.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
+import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments, WalSegment } from './wal-segment.js';
 
 interface Group {
@@ -49,7 +50,12 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
   let pumping: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let draining = false;
+  // settle() callers waiting: the open segment is sealed at once instead of after its linger.
+  let settling = 0;
   let outage = false;
+  let lastInsertError: unknown;
+  // Segments a previous run left behind are inserted first: settle() counts them in its target.
+  let recoveredRows = 0;
 
   const replayer = new SpoolReplayer(
     spool,
@@ -77,6 +83,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
       },
       onError(err, segment) {
         counters.insertErrors++;
+        lastInsertError = err;
         if (!segment)
           console.error('[faultline] write-ahead log insert hit a local error; it will retry:', err);
         else if (!outage) {
@@ -104,6 +111,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
       // Never fatal for new writes: the files stay on disk and the next start retries them.
       console.error(`[faultline] could not recover open write-ahead segments in ${o.spoolDir}:`, err),
     );
+    recoveredRows = spool.rows;
     if (spool.peek()) void replayer.kick();
   })();
 
@@ -113,7 +121,8 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
 
   function shouldSeal(): boolean {
     if (!active || active.rows === 0) return false;
-    if (draining || active.rows >= o.maxBatchSpans || active.bytes >= o.maxBatchBytes) return true;
+    if (draining || settling > 0 || active.rows >= o.maxBatchSpans || active.bytes >= o.maxBatchBytes)
+      return true;
     // Nothing sealed waits for the inserter: a segment old enough goes now rather than at full size.
     return !spool.peek() && Date.now() - active.openedAt >= o.maxBatchDelayMs;
   }
@@ -257,6 +266,26 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
       }
     },
 
+    async settle(options: SettleOptions = {}): Promise<void> {
+      await ready;
+      const target = recoveredRows + counters.accepted;
+      settling++;
+      try {
+        void pump();
+        await waitUntilSettled(
+          {
+            done: () => counters.inserted + counters.quarantined >= target,
+            pending: () => activeRows() + spool.rows,
+            lastError: () => lastInsertError,
+            spoolDir: o.spoolDir,
+          },
+          options.timeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS,
+        );
+      } finally {
+        settling--;
+      }
+    },
+
     stats(): WriterStats {
       const waiting = group.rows + writing.rows + activeRows() + spool.rows;
       return {
@@ -267,6 +296,8 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
         // Reported as a spool only while ClickHouse fails; otherwise the log is the normal path.
         spoolDepth: outage ? spool.rows + activeRows() : 0,
         spoolBytes: outage ? spool.bytes + activeBytes() : 0,
+        pendingInsert: activeRows() + spool.rows,
+        ackAfter: 'wal',
         insertLatency: latency.snapshot(),
       };
     },

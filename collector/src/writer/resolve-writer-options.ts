@@ -4,7 +4,7 @@ import type { WriterOptions } from '../types.js';
 export type ResolvedWriterOptions = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string };
 
 function ackAfterOf(o: WriterOptions): 'insert' | 'wal' {
-  const value = o.ackAfter ?? (process.env.FAULTLINE_WRITER_ACK || 'insert');
+  const value = o.ackAfter ?? (process.env.FAULTLINE_WRITER_ACK || 'wal');
   if (value !== 'insert' && value !== 'wal') {
     throw new Error(
       `writer option ackAfter (env FAULTLINE_WRITER_ACK) must be "insert" or "wal", got ${JSON.stringify(value)}`,

@@ -40,6 +40,7 @@ beforeAll(async () => {
   // Nothing listens on the port: the store opens anyway and defers the schema to first use.
   store = await openStore({ url: `http://127.0.0.1:${port}` });
   writer = createSpanWriter(store, {
+    ackAfter: 'insert',
     spoolDir: join(dir, 'spool'),
     maxBatchSpans: 200,
     maxBatchDelayMs: 20,
@@ -95,6 +96,7 @@ describe('ClickHouse server unreachable, then reachable', () => {
 
     shim = await startShim(port, join(dir, 'clickhouse'));
     writer = createSpanWriter(store, {
+      ackAfter: 'insert',
       spoolDir: join(dir, 'spool'),
       retryDelayMs: 50,
       maxRetryDelayMs: 200,

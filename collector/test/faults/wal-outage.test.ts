@@ -71,9 +71,17 @@ describe("ackAfter: 'wal' with ClickHouse unreachable, then reachable", () => {
     expect([during.accepted, during.inserted, during.queueDepth]).toEqual([1000, 0, 1000]);
     expect(during.spoolDepth).toBe(1000); // reported as spooled while ClickHouse fails
     expect(logFiles().length).toBeGreaterThanOrEqual(1);
+    expect(during.pendingInsert).toBe(1000);
+    // settle() cannot succeed while ClickHouse is down: it says how many wait, why, and where.
+    await expect(writer.settle({ timeoutMs: 300 })).rejects.toThrow(
+      /1000 acknowledged spans are still not inserted after 300 ms; last insert error: .*durable in .*wal/s,
+    );
 
     shim = await startShim(port, join(dir, 'clickhouse'));
-    await vi.waitFor(() => expect(writer.stats().queueDepth).toBe(0), { timeout: 30_000, interval: 50 });
+    const settled = writer.settle({ timeoutMs: 30_000 });
+    await settled;
+    // Resolved only once everything acknowledged was inserted.
+    expect(writer.stats()).toMatchObject({ inserted: 1000, pendingInsert: 0, queueDepth: 0 });
     expect(
       await one(
         'SELECT count() AS n, uniqExact(SpanId) AS ids FROM otel_traces WHERE ServiceName = {s:String}',

@@ -88,6 +88,7 @@ describe.each(names)('golden %s', (name) => {
     expect(res.status).toBe(goldenCase.response.status);
     if (encoding === 'json') expect(JSON.parse(res.body.toString())).toEqual(goldenCase.response.json);
 
+    await collector.writer.settle();
     const actual = JSON.parse(swap(JSON.stringify(await readBack(ts.store, runIds)), runIds, ids));
     if (process.env.UPDATE_GOLDEN === '1' && encoding === 'json') {
       writeFileSync(expectedFile, `${JSON.stringify(actual, null, 2)}\n`);

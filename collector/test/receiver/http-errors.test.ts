@@ -149,6 +149,7 @@ describe('success responses', () => {
         errorMessage: '1 span(s) rejected: span_id is missing or all zeros',
       },
     });
+    await collector.writer.settle();
     const rows = await traceRows(ts.store, trace);
     expect(rows.map((r) => r.SpanId)).toEqual(['1111111111111111', '2222222222222222']);
     expect(rows[0]).toMatchObject({ Duration: 500_000_000, ServiceName: 'h4b-partial', SpanKind: 'Client' });
@@ -181,11 +182,17 @@ describe('other endpoints answer RFC 9457 problem+json', () => {
   });
 
   it('/healthz reports writer state and /metrics counts what happened', async () => {
+    await collector.writer.settle();
     const health = await postTraces(collector.url, '', {}, { path: '/healthz', method: 'GET' });
     expect(health.status).toBe(200);
     const state = JSON.parse(health.body.toString());
     expect(state.status).toBe('ok');
     expect(state.writer.accepted).toBeGreaterThanOrEqual(2);
+    expect(state.writer).toMatchObject({
+      ackAfter: 'wal',
+      pendingInsert: 0,
+      inserted: state.writer.accepted,
+    });
 
     const metrics = (
       await postTraces(collector.url, '', {}, { path: '/metrics', method: 'GET' })
@@ -195,9 +202,12 @@ describe('other endpoints answer RFC 9457 problem+json', () => {
     expect(metrics).toMatch(/faultline_otlp_responses_total\{code="413"\} 3\n/);
     expect(metrics).toMatch(/faultline_insert_duration_seconds_count [1-9]/);
     expect(metrics).toContain('faultline_writer_queue_depth 0');
+    expect(metrics).toContain('faultline_writer_pending_insert_spans 0');
+    expect(metrics).toContain('faultline_writer_ack_mode{mode="wal"} 1');
   });
 
   it('stored only the valid spans of everything sent to this file', async () => {
+    await collector.writer.settle();
     expect(await countRows(ts.store, 'otel_traces')).toBe(2);
   });
 });

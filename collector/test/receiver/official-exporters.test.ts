@@ -83,6 +83,8 @@ describe.each([
     await exporter.shutdown();
     expect(result).toEqual({ ok: true, error: undefined });
 
+    // Acknowledged after the write-ahead fsync; the INSERT follows in the background.
+    await collector.writer.settle();
     const traceId = spans[0]!.spanContext().traceId;
     const rows = await traceRows(ts.store, traceId);
     expect(rows).toHaveLength(3);
@@ -159,7 +161,9 @@ describe('bearer token', () => {
 
 describe('saturation', () => {
   it('answers 429 with Retry-After when the writer queue is full, and the exporter reports failure', async () => {
+    // The bound under test is the insert mode's in-memory queue (wal mode bounds bytes on disk).
     const small = createSpanWriter(ts.store, {
+      ackAfter: 'insert',
       spoolDir: `${ts.spoolDir}-small`,
       maxQueueSpans: 2,
       maxBatchSpans: 2,
@@ -199,7 +203,9 @@ describe('saturation', () => {
   });
 
   it('while the queue stays full, refuses further exports before reading them', async () => {
+    // The bound under test is the insert mode's in-memory queue (wal mode bounds bytes on disk).
     const held = createSpanWriter(ts.store, {
+      ackAfter: 'insert',
       spoolDir: `${ts.spoolDir}-held`,
       maxQueueSpans: 3,
       maxBatchSpans: 3,

@@ -7,6 +7,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/types.js';
 import { type ShimProcess, startShim } from '../faults/shim-process.js';
 import { exportSpans, makeSpans, type SpanSpec } from '../receiver/helpers/make-spans.js';
+import { waitForInserted } from '../receiver/helpers/wait-for-inserted.js';
 import { runStart, type StartedPart, startPart } from './start-part.js';
 
 // Issue 5's claim, end to end: against a ClickHouse server (the HTTP shim over chDB in its own
@@ -118,7 +119,9 @@ describe('collector and dashboard as two processes against a ClickHouse server',
       expect(result, String(result.error)).toEqual({ ok: true, error: undefined });
       await exporter.shutdown();
     }
-    // The collector acknowledges only after the insert, so SQL sees every span now.
+    // The collector acknowledges after its write-ahead fsync and inserts in the background:
+    // compare only once it reports nothing pending, so SQL sees every acknowledged span.
+    await waitForInserted(collector.url);
     const failures = await store.runNamed<{ class: string; source: string; failures: number }>(
       'dashboard/failure_counts',
       { from, to, service: '', source: '' },

@@ -59,6 +59,7 @@ describe('adaptive batching (group commit)', () => {
       const service = `adaptive-${adaptive}`;
       const slow = gatedStore();
       const writer = createSpanWriter(slow.store, {
+        ackAfter: 'insert',
         spoolDir: join(dir, `spool-${service}`),
         maxConcurrentInserts: 1,
         maxBatchDelayMs: 10,
@@ -83,6 +84,7 @@ describe('adaptive batching (group commit)', () => {
 
   it('seals a batch at maxBatchBytes without waiting for the linger', async () => {
     const writer = createSpanWriter(store, {
+      ackAfter: 'insert',
       spoolDir: join(dir, 'spool-bytes'),
       maxBatchDelayMs: 60_000,
       maxBatchBytes: 1,
@@ -100,6 +102,7 @@ describe('memory bounded in bytes', () => {
     const bytes = serializeRows(rows).length;
     const slow = gatedStore();
     const writer = createSpanWriter(slow.store, {
+      ackAfter: 'insert',
       spoolDir: join(dir, 'spool-queue-bytes'),
       maxBatchDelayMs: 1,
       maxQueueSpans: 10_000,
@@ -124,8 +127,8 @@ describe('memory bounded in bytes', () => {
   });
 
   it('rejects a batch byte size above the queue byte bound, naming both options', () => {
-    expect(() => createSpanWriter(store, { maxBatchBytes: 10, maxQueueBytes: 5 })).toThrow(
-      /maxBatchBytes \(10\) cannot exceed maxQueueBytes \(5\)/,
-    );
+    expect(() =>
+      createSpanWriter(store, { ackAfter: 'insert', maxBatchBytes: 10, maxQueueBytes: 5 }),
+    ).toThrow(/maxBatchBytes \(10\) cannot exceed maxQueueBytes \(5\)/);
   });
 });

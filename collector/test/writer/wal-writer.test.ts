@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { Store, TraceRow } from '../../src/types.js';
 import { createSpanWriter } from '../../src/writer/create-span-writer.js';
 import { serializeRows } from '../../src/writer/insert-batch.js';
+import { resolveWriterOptions } from '../../src/writer/resolve-writer-options.js';
 import { SaturatedError } from '../../src/writer/saturated-error.js';
 import { makeRow } from '../schema/trace-row-fixture.js';
 
@@ -47,6 +48,36 @@ function gatedStore(): { store: Store; open(): void } {
 }
 
 describe("ackAfter: 'wal'", () => {
+  it('is the default, and FAULTLINE_WRITER_ACK still selects either mode', () => {
+    const saved = process.env.FAULTLINE_WRITER_ACK;
+    try {
+      delete process.env.FAULTLINE_WRITER_ACK;
+      expect(resolveWriterOptions({}).ackAfter).toBe('wal');
+      process.env.FAULTLINE_WRITER_ACK = 'insert';
+      expect(resolveWriterOptions({}).ackAfter).toBe('insert');
+      process.env.FAULTLINE_WRITER_ACK = 'later';
+      expect(() => resolveWriterOptions({})).toThrow(
+        /FAULTLINE_WRITER_ACK\) must be "insert" or "wal", got "later"/,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.FAULTLINE_WRITER_ACK;
+      else process.env.FAULTLINE_WRITER_ACK = saved;
+    }
+  });
+
+  it('settle() resolves once every acknowledged span is queryable, without waiting for the linger', async () => {
+    const writer = createSpanWriter(store, { spoolDir: join(dir, 'spool-settle'), maxBatchDelayMs: 60_000 });
+    await Promise.all([writer.write(rowsFor('wal-settle', 30)), writer.write(rowsFor('wal-settle', 20))]);
+    expect(writer.stats()).toMatchObject({ ackAfter: 'wal', accepted: 50, pendingInsert: 50 });
+    const started = performance.now();
+    await writer.settle();
+    // The open segment is sealed for the caller instead of after its 60 s linger.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(await count('wal-settle')).toBe(50);
+    expect(writer.stats()).toMatchObject({ inserted: 50, pendingInsert: 0, queueDepth: 0 });
+    await writer.drain();
+  });
+
   it('acknowledges after the fsync, before any insert; concurrent writes share groups and inserts', async () => {
     const spoolDir = join(dir, 'spool-ack');
     const slow = gatedStore();

@@ -56,6 +56,7 @@ afterAll(async () => {
 describe('createSpanWriter', () => {
   it('batches by size: rows are queryable once write resolves, in ceil(n / maxBatchSpans) inserts', async () => {
     const writer = createSpanWriter(store, {
+      ackAfter: 'insert',
       spoolDir: join(dir, 'spool-size'),
       maxBatchSpans: 100,
       maxBatchDelayMs: 60_000,
@@ -70,7 +71,11 @@ describe('createSpanWriter', () => {
   });
 
   it('batches by time: a small write is inserted after maxBatchDelayMs', async () => {
-    const writer = createSpanWriter(store, { spoolDir: join(dir, 'spool-time'), maxBatchDelayMs: 50 });
+    const writer = createSpanWriter(store, {
+      ackAfter: 'insert',
+      spoolDir: join(dir, 'spool-time'),
+      maxBatchDelayMs: 50,
+    });
     const started = performance.now();
     await Promise.all([writer.write(rowsFor('time', 2)), writer.write(rowsFor('time', 3, true))]);
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
@@ -82,6 +87,7 @@ describe('createSpanWriter', () => {
 
   it('refuses beyond maxQueueSpans with SaturatedError carrying Retry-After, instead of growing', async () => {
     const writer = createSpanWriter(store, {
+      ackAfter: 'insert',
       spoolDir: join(dir, 'spool-sat'),
       maxBatchSpans: 50,
       maxQueueSpans: 100,
@@ -105,6 +111,7 @@ describe('createSpanWriter', () => {
   it('spools while ClickHouse refuses inserts, answers only after fsync, then replays in order', async () => {
     const spoolDir = join(dir, 'spool-outage');
     const writer = createSpanWriter(store, {
+      ackAfter: 'insert',
       spoolDir,
       maxBatchDelayMs: 5,
       retryDelayMs: 20,
@@ -120,9 +127,16 @@ describe('createSpanWriter', () => {
       expect(s.accepted).toBe(15);
       expect(s.insertErrors).toBeGreaterThanOrEqual(1);
       expect(readdirSync(spoolDir).filter((f) => f.endsWith('.jsonl'))).toHaveLength(2);
+      expect(s.pendingInsert).toBe(15);
+      await expect(writer.settle({ timeoutMs: 100 })).rejects.toThrow(
+        /15 acknowledged spans are still not inserted after 100 ms; last insert error: .*otel_traces/s,
+      );
     } finally {
       await store.client.command({ query: 'RENAME TABLE otel_traces_offline TO otel_traces' });
     }
+    // settle() waits for the replay: the rows are queryable when it resolves, before any drain.
+    await writer.settle();
+    expect(await count('outage')).toBe(15);
     await writer.drain();
     const s = writer.stats();
     expect([s.replayed, s.spoolDepth, s.spoolBytes]).toEqual([15, 0, 0]);
@@ -138,7 +152,7 @@ describe('createSpanWriter', () => {
     await insertBatch(store.client, body, { token: 'fl-lost-answer' });
     // The writer had spooled the same batch under the same token before it crashed.
     await new Spool(spoolDir).append(body, 7, 'fl-lost-answer');
-    const writer = createSpanWriter(store, { spoolDir });
+    const writer = createSpanWriter(store, { ackAfter: 'insert', spoolDir });
     await writer.drain();
     expect(writer.stats().replayed).toBe(7);
     expect(await count('dedup')).toBe(7);
@@ -151,7 +165,7 @@ describe('createSpanWriter', () => {
     const spool = new Spool(spoolDir);
     await spool.append(serializeRows(rowsFor('restart', 4)), 4, 'fl-restart-1');
     await spool.append(serializeRows(rowsFor('restart', 6)), 6, 'fl-restart-2');
-    const writer = createSpanWriter(store, { spoolDir });
+    const writer = createSpanWriter(store, { ackAfter: 'insert', spoolDir });
     expect(writer.stats().spoolDepth).toBe(10);
     await writer.drain();
     expect(await count('restart')).toBe(10);
@@ -165,6 +179,7 @@ describe('createSpanWriter', () => {
     await spool.append(serializeRows(rowsFor('after-poison', 3)), 3, 'fl-after-poison');
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const writer = createSpanWriter(store, {
+      ackAfter: 'insert',
       spoolDir,
       retryDelayMs: 5,
       maxRetryDelayMs: 5,
@@ -182,6 +197,7 @@ describe('createSpanWriter', () => {
   it('bounds the spool too: past maxSpoolBytes, writes are refused until replay catches up', async () => {
     const spoolDir = join(dir, 'spool-full');
     const writer = createSpanWriter(store, {
+      ackAfter: 'insert',
       spoolDir,
       maxBatchDelayMs: 1,
       maxSpoolBytes: 1_000,
@@ -205,18 +221,18 @@ describe('createSpanWriter', () => {
   });
 
   it('rejects rows that are not JSON-serializable instead of throwing synchronously', async () => {
-    const writer = createSpanWriter(store, { spoolDir: join(dir, 'spool-bad') });
+    const writer = createSpanWriter(store, { ackAfter: 'insert', spoolDir: join(dir, 'spool-bad') });
     const bad = { ...makeRow(), Duration: 1n } as unknown as TraceRow;
     await expect(writer.write([bad])).rejects.toThrow(/rows must be JSON-serializable TraceRow objects/);
     expect(writer.stats().queueDepth).toBe(0);
   });
 
   it('rejects bad options with a message naming the option', () => {
-    expect(() => createSpanWriter(store, { maxBatchSpans: 0 })).toThrow(
+    expect(() => createSpanWriter(store, { ackAfter: 'insert', maxBatchSpans: 0 })).toThrow(
       /maxBatchSpans must be a positive number/,
     );
-    expect(() => createSpanWriter(store, { maxBatchSpans: 10, maxQueueSpans: 5 })).toThrow(
-      /cannot exceed maxQueueSpans/,
-    );
+    expect(() =>
+      createSpanWriter(store, { ackAfter: 'insert', maxBatchSpans: 10, maxQueueSpans: 5 }),
+    ).toThrow(/cannot exceed maxQueueSpans/);
   });
 });
