@@ -64,7 +64,7 @@ export async function startUpstream() {
     }
   });
 
-  function dynamo(req, body, res) {
+  function dynamo(_req, body, res) {
     // awsJson1_0: the operation is in X-Amz-Target, the table in the JSON body.
     let input = {};
     try {
