@@ -39,7 +39,13 @@ export function envelopeFromSpan(
 
 function errorLikeFrom(span: ReadableSpan, attrs: Attributes): Record<string, unknown> {
   const exception = span.events.find((e) => e.name === 'exception')?.attributes ?? {};
-  const message = String(exception['exception.message'] ?? span.status.message ?? 'operation failed');
+  // instrumentation-grpc records a unary client call's error as attributes, not as an event.
+  const message = String(
+    exception['exception.message'] ??
+      attrs['grpc.error_message'] ??
+      span.status.message ??
+      'operation failed',
+  );
   const errorType = attrs['error.type'];
   const code =
     (typeof errorType === 'string' && errorType !== '_OTHER' ? errorType : undefined) ??
@@ -50,7 +56,8 @@ function errorLikeFrom(span: ReadableSpan, attrs: Attributes): Record<string, un
   if (grpcStatus !== undefined) {
     // grpc-js errors carry the numeric status as `code` and the server text as `details`.
     err.code = Number(grpcStatus);
-    err.details = message;
+    // grpc-js builds the message as "<code> <STATUS>: <details>"; details is the server's own text.
+    err.details = message.replace(/^\d+ [A-Z_]+: /, '');
     err.metadata = {};
   }
   return err;

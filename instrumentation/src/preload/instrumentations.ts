@@ -1,12 +1,12 @@
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import { AwsInstrumentation } from '@opentelemetry/instrumentation-aws-sdk';
-import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
 import { TediousInstrumentation } from '@opentelemetry/instrumentation-tedious';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { awsHooks } from './aws-hook.js';
+import { EsmAwareGrpcInstrumentation } from './grpc-esm.js';
 import { httpHooks } from './http-hooks.js';
 import { PgErrorInstrumentation } from './pg-errors.js';
 import type { PreloadState } from './preload-state.js';
@@ -22,7 +22,7 @@ export function createInstrumentations(state: PreloadState): Instrumentation[] {
     tedious: () => new TediousInstrumentation(),
     ioredis: () => new IORedisInstrumentation(),
     'aws-sdk': () => new AwsInstrumentation(awsHooks()),
-    grpc: () => new GrpcInstrumentation(),
+    grpc: () => new EsmAwareGrpcInstrumentation(),
   };
   return [...state.config.instrumentations].flatMap((name) => {
     const factory = factories[name];

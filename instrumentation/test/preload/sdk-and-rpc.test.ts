@@ -56,10 +56,11 @@ describe('AWS SDK v3 and gRPC under the preload', () => {
     expect(String(aws?.attributes['faultline.raw'])).not.toContain('fl-h3-not-a-secret');
   });
 
-  it('classifies the gRPC status on the failing inbound RPC span', () => {
-    // instrumentation-grpc traces the server side of this generic (no .proto) service; the
-    // generic client it does not wrap, so the envelope is checked where the span exists.
-    const rpc = spans.find((s) => s.kind === SERVER && s.attributes['rpc.system'] === 'grpc');
+  it.each([
+    { side: 'inbound', kind: SERVER },
+    { side: 'outbound (makeGenericClientConstructor)', kind: CLIENT },
+  ])('classifies the gRPC status on the failing $side RPC span', ({ kind }) => {
+    const rpc = spans.find((s) => s.kind === kind && s.attributes['rpc.system'] === 'grpc');
     expect(envelopeOf(rpc)).toMatchObject({
       source: 'rpc',
       class: 'transient',
