@@ -1,3 +1,4 @@
+export { waitForInserted } from './client/wait-for-inserted.js';
 export { CLI_USAGE, type CliArgs, parseCliArgs } from './config/parse-cli-args.js';
 export {
   ConfigError,

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
+import { waitForInserted } from '@faultline/collector';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, launchChromium } from './support/browser';
 import { type DemoRun, type FaultlineProcess, runDemo, startFaultline } from './support/faultline-process';
 import { sendFailedCalls } from './support/send-spans';
 import { namedQuery } from './support/sql-api';
-import { waitForInserted } from './support/wait-for-inserted';
 
 // One `npm start` child with demo traffic serves every test here; Chromium drives the pages.
 let app: FaultlineProcess;

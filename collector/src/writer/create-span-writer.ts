@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { SettleOptions, SpanWriter, Store, TraceRow, WriterOptions, WriterStats } from '../types.js';
 import { createWalWriter } from './create-wal-writer.js';
-import { insertBatch, serializeRows } from './insert-batch.js';
+import { serializeRows } from './insert-batch.js';
 import { LatencyRecorder } from './latency-histogram.js';
 import { resolveWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
+import { createTimedInsert, newWriterCounters } from './timed-insert.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments } from './wal-segment.js';
 
@@ -38,15 +39,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
   if (o.ackAfter === 'wal') return createWalWriter(store, o);
   const spool = new Spool(o.spoolDir);
   const latency = new LatencyRecorder();
-  const counters = {
-    accepted: 0,
-    rejected: 0,
-    spooled: 0,
-    replayed: 0,
-    inserted: 0,
-    insertErrors: 0,
-    quarantined: 0,
-  };
+  const counters = newWriterCounters();
   const inFlight = new Set<Promise<void>>();
   let pending: Batch = { body: '', rows: 0, bytes: 0, waiters: [] };
   let memorySpans = 0;
@@ -63,17 +56,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
   let outage = false;
   let lastInsertError: unknown;
 
-  async function insert(body: string | Buffer, token: string): Promise<void> {
-    await store.ensureSchema();
-    const started = performance.now();
-    await insertBatch(store.client, body, {
-      table: o.table,
-      token,
-      settings: o.insertSettings,
-      signal: AbortSignal.timeout(o.insertTimeoutMs),
-    });
-    latency.observe((performance.now() - started) / 1000);
-  }
+  const insert = createTimedInsert(store, o, latency);
 
   const replayer = new SpoolReplayer(
     spool,

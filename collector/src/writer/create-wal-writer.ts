@@ -1,10 +1,11 @@
 import type { SettleOptions, SpanWriter, Store, TraceRow, WriterStats } from '../types.js';
-import { insertBatch, serializeRows } from './insert-batch.js';
+import { serializeRows } from './insert-batch.js';
 import { LatencyRecorder } from './latency-histogram.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
+import { createTimedInsert, newWriterCounters } from './timed-insert.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments, WalSegment } from './wal-segment.js';
 
@@ -32,15 +33,7 @@ const emptyGroup = (): Group => ({ chunks: [], rows: 0, bytes: 0, waiters: [] })
 export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWriter {
   const spool = new Spool(o.spoolDir);
   const latency = new LatencyRecorder();
-  const counters = {
-    accepted: 0,
-    rejected: 0,
-    spooled: 0,
-    replayed: 0,
-    inserted: 0,
-    insertErrors: 0,
-    quarantined: 0,
-  };
+  const counters = newWriterCounters();
   let group = emptyGroup();
   // The group between leaving `group` and its fsync returning.
   let writing = { rows: 0, bytes: 0 };
@@ -60,17 +53,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
   const replayer = new SpoolReplayer(
     spool,
     {
-      async insert(body, token) {
-        await store.ensureSchema();
-        const started = performance.now();
-        await insertBatch(store.client, body, {
-          table: o.table,
-          token,
-          settings: o.insertSettings,
-          signal: AbortSignal.timeout(o.insertTimeoutMs),
-        });
-        latency.observe((performance.now() - started) / 1000);
-      },
+      insert: createTimedInsert(store, o, latency),
       onReplayed(segment) {
         counters.replayed += segment.rows;
         counters.inserted += segment.rows;

@@ -9,7 +9,7 @@ const TOKEN = /^[A-Za-z0-9_-]{1,100}$/;
 /** Rows → a JSONEachRow body (one JSON object per line), the form both inserted and spooled. */
 export function serializeRows(rows: readonly TraceRow[]): string {
   // One join instead of a rope of 2n concatenations: a flat string in one allocation, which the
-  // insert's Buffer.from then encodes without flattening first (about 20% fewer CPU-seconds).
+  // insert's Buffer.from then encodes without flattening first.
   const lines = new Array<string>(rows.length + 1);
   for (let i = 0; i < rows.length; i++) lines[i] = JSON.stringify(rows[i]);
   lines[rows.length] = '';

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForInserted } from '../../src/client/wait-for-inserted.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/types.js';
 import { type ShimProcess, startShim } from '../faults/shim-process.js';
 import { exportSpans, makeSpans, type SpanSpec } from '../receiver/helpers/make-spans.js';
-import { waitForInserted } from '../receiver/helpers/wait-for-inserted.js';
 import { runStart, type StartedPart, startPart } from './start-part.js';
 
 // Issue 5's claim, end to end: against a ClickHouse server (the HTTP shim over chDB in its own

@@ -2,6 +2,7 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyError } from '../../src/error/classify-error.js';
 import { closedPort, rejectionOf, uniqueName } from './closed-port.js';
+import { provokeDeadlock } from './provoke-deadlock.js';
 
 // Real MariaDB on this machine (root, empty password). A missing server fails this suite.
 const config = { host: '127.0.0.1', port: 3306, user: 'root', password: '', database: 'test' };
@@ -26,17 +27,8 @@ describe('MariaDB errors mysql2 really throws', () => {
     const a = await mysql.createConnection(config);
     const b = await mysql.createConnection(config);
     try {
-      await a.query('START TRANSACTION');
-      await b.query('START TRANSACTION');
-      await a.query(`UPDATE ${table} SET v = v + 1 WHERE id = 1`);
-      await b.query(`UPDATE ${table} SET v = v + 1 WHERE id = 2`);
-      const results = await Promise.allSettled([
-        a.query(`UPDATE ${table} SET v = v + 1 WHERE id = 2`),
-        b.query(`UPDATE ${table} SET v = v + 1 WHERE id = 1`),
-      ]);
-      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      expect(failed).toHaveLength(1);
-      const env = classifyError(failed[0]?.reason, ctx);
+      const reason = await provokeDeadlock(a, b, table, 'START TRANSACTION');
+      const env = classifyError(reason, ctx);
       expect(env).toMatchObject({
         class: 'transient',
         code: '1213',
@@ -46,8 +38,6 @@ describe('MariaDB errors mysql2 really throws', () => {
       });
       expect(env.raw).toMatchObject({ code: 'ER_LOCK_DEADLOCK', errno: 1213, sqlState: '40001' });
     } finally {
-      await a.query('ROLLBACK').catch(() => undefined);
-      await b.query('ROLLBACK').catch(() => undefined);
       await a.end();
       await b.end();
     }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyError } from '../../src/error/classify-error.js';
 import { closedPort, rejectionOf, uniqueName } from './closed-port.js';
+import { provokeDeadlock } from './provoke-deadlock.js';
 
 // Real PostgreSQL on this machine (trust auth). A missing server fails this suite: no skip.
 const config = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
@@ -32,18 +33,8 @@ describe('PostgreSQL errors the pg driver really throws', () => {
     const a = await connect();
     const b = await connect();
     try {
-      await a.query('BEGIN');
-      await b.query('BEGIN');
-      await a.query(`UPDATE ${table} SET v = v + 1 WHERE id = 1`);
-      await b.query(`UPDATE ${table} SET v = v + 1 WHERE id = 2`);
-      // Each now waits for the other's row; the server's deadlock detector kills one of them.
-      const results = await Promise.allSettled([
-        a.query(`UPDATE ${table} SET v = v + 1 WHERE id = 2`),
-        b.query(`UPDATE ${table} SET v = v + 1 WHERE id = 1`),
-      ]);
-      const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      expect(failed).toHaveLength(1);
-      const env = classifyError(failed[0]?.reason, ctx);
+      const reason = await provokeDeadlock(a, b, table, 'BEGIN');
+      const env = classifyError(reason, ctx);
       expect(env).toMatchObject({
         class: 'transient',
         code: '40P01',
@@ -53,8 +44,6 @@ describe('PostgreSQL errors the pg driver really throws', () => {
       });
       expect(env.message).toContain('deadlock detected');
     } finally {
-      await a.query('ROLLBACK').catch(() => undefined);
-      await b.query('ROLLBACK').catch(() => undefined);
       await a.end();
       await b.end();
     }

@@ -1,6 +1,7 @@
 /**
  * Waits until a collector (possibly another process) has inserted every span it acknowledged:
- * with the default write-ahead ack, rows become queryable shortly after the 200.
+ * with the default write-ahead ack, rows become queryable shortly after the 200. For scripts and
+ * tests that read right after exporting; in-process callers use `writer.settle()`.
  */
 export async function waitForInserted(collectorUrl: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

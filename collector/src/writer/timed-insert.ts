@@ -1,0 +1,41 @@
+import type { Store } from '../types.js';
+import { insertBatch } from './insert-batch.js';
+import type { LatencyRecorder } from './latency-histogram.js';
+import type { ResolvedWriterOptions } from './resolve-writer-options.js';
+
+/** The counters both writers keep; `stats()` spreads them into WriterStats. */
+export interface WriterCounters {
+  accepted: number;
+  rejected: number;
+  spooled: number;
+  replayed: number;
+  inserted: number;
+  insertErrors: number;
+  quarantined: number;
+}
+
+export function newWriterCounters(): WriterCounters {
+  return { accepted: 0, rejected: 0, spooled: 0, replayed: 0, inserted: 0, insertErrors: 0, quarantined: 0 };
+}
+
+/**
+ * The one INSERT both writers make: schema first (a server that was down at open gets it now),
+ * under the batch's deduplication token, bounded in time, its latency recorded for /metrics.
+ */
+export function createTimedInsert(
+  store: Store,
+  o: ResolvedWriterOptions,
+  latency: LatencyRecorder,
+): (body: string | Buffer, token: string) => Promise<void> {
+  return async (body, token) => {
+    await store.ensureSchema();
+    const started = performance.now();
+    await insertBatch(store.client, body, {
+      table: o.table,
+      token,
+      settings: o.insertSettings,
+      signal: AbortSignal.timeout(o.insertTimeoutMs),
+    });
+    latency.observe((performance.now() - started) / 1000);
+  };
+}
