@@ -171,6 +171,12 @@ function fromNumber(err: unknown, num: number): Verdict {
     raw: pick(err, RAW_KEYS),
   };
   if (REPLAY_NOW.has(num)) verdict.retryAfter = 0;
+  // Azure's throttling text names the wait: "The service is currently busy. Retry the request
+  // after 10 seconds." — the server's own signal, so it wins over a default backoff.
+  if (num === 40501) {
+    const after = /retry the request after (\d+) seconds/i.exec(readString(err, 'message') ?? '')?.[1];
+    if (after !== undefined) verdict.retryAfter = Number(after);
+  }
   return verdict;
 }
 
@@ -197,6 +203,8 @@ export function classifyMssqlAggregate(errors: readonly unknown[]): Verdict | nu
     const num = readNumber(item, 'number');
     if (num === undefined) continue;
     const verdict = fromNumber(item, num);
+    // The AggregateError's own message is empty: the member's is the server's text.
+    verdict.message = readString(item, 'message');
     if (num in BY_NUMBER) return verdict;
     first ??= verdict;
   }

@@ -4,8 +4,10 @@ import { classifyError } from '../error/classify-error.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
 import type { Envelope } from '../types.js';
 import { takeDriverError } from './driver-errors.js';
+import { grpcEnvelopeOf } from './grpc-envelope.js';
 import { takePgError } from './pg-errors.js';
 import { dbSystemOf, httpStatusOf } from './span-source.js';
+import { takeTediousError } from './tedious-errors.js';
 
 const SPAN_STATUS_ERROR = 2;
 
@@ -13,7 +15,8 @@ const SPAN_STATUS_ERROR = 2;
  * Rebuilds an envelope from what an instrumentation left on the span when no hook reached the
  * error object: the HTTP status, `error.type`, the exception event and the status message. pg
  * records only "PostgreSQL error … (code: 42P01)": the driver's error comes from pg-errors.ts, and
- * the SQLSTATE in that string is the last resort.
+ * the SQLSTATE in that string is the last resort. tedious's comes from tedious-errors.ts, else the
+ * server number instrumentation-tedious leaves in `db.response.status_code`.
  */
 export function envelopeFromSpan(
   span: ReadableSpan,
@@ -26,15 +29,19 @@ export function envelopeFromSpan(
     return classifyHttpResponse({ status }, classifyCtx);
   }
   if (span.status.code !== SPAN_STATUS_ERROR) return null;
+  const grpc = attrs['rpc.system'] === 'grpc' ? grpcEnvelopeOf(span, classifyCtx) : null;
+  if (grpc !== null) return grpc;
   const system = classifyCtx.system;
-  const driverError =
-    system === 'postgresql'
-      ? takePgError(span)
-      : system === 'mysql' || system === 'mariadb'
-        ? takeDriverError()
-        : undefined;
+  const driverError = driverErrorOf(span, system);
   if (driverError !== undefined) return classifyError(driverError, classifyCtx);
   return classifyError(errorLikeFrom(span, attrs), classifyCtx);
+}
+
+function driverErrorOf(span: ReadableSpan, system: string | undefined): unknown {
+  if (system === 'postgresql') return takePgError(span);
+  if (system === 'mysql' || system === 'mariadb') return takeDriverError();
+  if (system === 'microsoft.sql_server') return takeTediousError(span);
+  return undefined;
 }
 
 function errorLikeFrom(span: ReadableSpan, attrs: Attributes): Record<string, unknown> {
@@ -52,6 +59,15 @@ function errorLikeFrom(span: ReadableSpan, attrs: Attributes): Record<string, un
     /\(code: ([0-9A-Z]{5})\)/.exec(message)?.[1];
   const err: Record<string, unknown> = { name: String(exception['exception.type'] ?? 'Error'), message };
   if (code !== undefined) err.code = String(code);
+  // instrumentation-tedious: the server's error number, else tedious's own code (ECLOSE…); its
+  // `error.type` is only the constructor name ('RequestError'), which classifies nothing.
+  const dbStatus = attrs['db.response.status_code'];
+  if (typeof dbStatus === 'string' && dbSystemOf(attrs) === 'microsoft.sql_server') {
+    if (/^-?\d+$/.test(dbStatus)) {
+      err.number = Number(dbStatus);
+      delete err.code;
+    } else err.code = dbStatus;
+  }
   const grpcStatus = attrs['rpc.grpc.status_code'];
   if (grpcStatus !== undefined) {
     // grpc-js errors carry the numeric status as `code` and the server text as `details`.

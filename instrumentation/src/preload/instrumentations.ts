@@ -3,13 +3,13 @@ import { AwsInstrumentation } from '@opentelemetry/instrumentation-aws-sdk';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
-import { TediousInstrumentation } from '@opentelemetry/instrumentation-tedious';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { awsHooks } from './aws-hook.js';
 import { EsmAwareGrpcInstrumentation } from './grpc-esm.js';
 import { httpHooks } from './http-hooks.js';
 import { PgErrorInstrumentation } from './pg-errors.js';
 import type { PreloadState } from './preload-state.js';
+import { TediousErrorInstrumentation } from './tedious-errors.js';
 import { undiciHooks } from './undici-hooks.js';
 
 /** One instrumentation per client the issue lists, each wired to the hooks that reach the error. */
@@ -19,7 +19,7 @@ export function createInstrumentations(state: PreloadState): Instrumentation[] {
     undici: () => new UndiciInstrumentation(undiciHooks(state)),
     pg: () => new PgErrorInstrumentation(),
     mysql2: () => new MySQL2Instrumentation(),
-    tedious: () => new TediousInstrumentation(),
+    tedious: () => new TediousErrorInstrumentation(),
     ioredis: () => new IORedisInstrumentation(),
     'aws-sdk': () => new AwsInstrumentation(awsHooks()),
     grpc: () => new EsmAwareGrpcInstrumentation(),
