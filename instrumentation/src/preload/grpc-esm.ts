@@ -1,5 +1,6 @@
 import type { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
+import { captureGrpcErrors } from './grpc-capture.js';
 import { safely } from './safe.js';
 
 /** The factories whose generated clients the instrumentation wraps; prototypes are shared anyway. */
@@ -12,7 +13,8 @@ type Exports = Record<string | symbol, unknown>;
  * import-in-the-middle's namespace, while `import grpc from '@grpc/grpc-js'` reads the CommonJS
  * `module.exports` behind `default`, so generated clients got no CLIENT span. grpc-js binds
  * `Client.prototype.makeUnaryRequest` into each generated method when the client is built, so only
- * the factories matter: the patched ones are carried over to `default` too.
+ * the factories matter: the patched ones are carried over to `default` too. Before each patch,
+ * grpc-capture.ts installs the wrappers that hand the real grpc-js error to the span.
  */
 export class EsmAwareGrpcInstrumentation extends GrpcInstrumentation {
   override init(): InstrumentationNodeModuleDefinition[] {
@@ -22,13 +24,18 @@ export class EsmAwareGrpcInstrumentation extends GrpcInstrumentation {
       if (patch === undefined) continue;
       // grpc-js re-exports through configurable getters: descriptors are what gets restored.
       const originals = new Map<string, PropertyDescriptor>();
+      const releases: (() => void)[] = [];
       definition.patch = (moduleExports: Exports, version?: string) => {
+        // First, so the instrumentation's wrappers go around ours (see grpc-capture.ts).
+        const release = safely('grpc error capture', () => captureGrpcErrors(moduleExports));
+        if (release) releases.push(release);
         const patched = patch(moduleExports, version) as Exports;
         safely('grpc ESM default patch', () => carryOver(moduleExports, originals));
         return patched;
       };
       definition.unpatch = (moduleExports: Exports, version?: string) => {
         unpatch?.(moduleExports, version);
+        for (const release of releases.splice(0)) safely('grpc error capture release', release);
         const target = commonJsExports(moduleExports);
         safely('grpc ESM default unpatch', () => {
           for (const [name, descriptor] of originals)
