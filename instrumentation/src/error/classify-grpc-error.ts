@@ -69,6 +69,8 @@ export function classifyGrpcError(err: unknown, ctx: ClassifyContext | undefined
   const reason = readString(err, 'reason'); // google-gax ErrorInfo
   if (reason !== undefined) raw.reason = reason;
   const verdict: Verdict = { class: cls, code: name, source: 'rpc', raw };
+  // grpc-js prefixes the server's text with "<code> <STATUS>: "; `code` already says the status.
+  if (details !== '') verdict.message = details;
   if (cls === 'rate_limit' || cls === 'transient') {
     const after = pushbackSeconds(read(err, 'metadata'));
     if (after !== null) verdict.retryAfter = after;

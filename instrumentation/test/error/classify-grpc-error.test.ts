@@ -32,6 +32,12 @@ describe('classifyError: gRPC (@grpc/grpc-js callErrorFromStatus)', () => {
     expect(env.raw).toMatchObject({ code, status: name, details: 'details' });
   });
 
+  it("takes the server's details as the message, not grpc-js's \"14 UNAVAILABLE: …\" prefix", () => {
+    const err = grpcError(status.UNAVAILABLE, 'No connection established. Last error: connect ECONNREFUSED');
+    expect(err.message).toBe('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED');
+    expect(classifyError(err).message).toBe('No connection established. Last error: connect ECONNREFUSED');
+  });
+
   it('reads the server pushback (grpc-retry-pushback-ms) as retry_after', () => {
     const md = new Metadata();
     md.set('grpc-retry-pushback-ms', '1500');
