@@ -4,7 +4,19 @@
  * and model prompts, so anything shaped like a credential is replaced before it leaves here.
  */
 
-import { endsWithWord, isRegExpSpace, mayAssignSecret, mayHoldSecret } from './secret-gate.js';
+import { keyFormatsRegExp } from './key-formats.js';
+import {
+  ASSIGNS_COOKIE,
+  ASSIGNS_SECRET,
+  assignmentHints,
+  endsWithWord,
+  HINT_ASSIGN,
+  HINT_AT,
+  HINT_KEY,
+  HINT_SCHEME,
+  isRegExpSpace,
+  secretHints,
+} from './secret-gate.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -22,57 +34,16 @@ const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/]*):([^\s/]*)@/gi;
  * (`access_token=`, `X-Amz-Signature=`, `sig=`), libpq/ADO.NET connection strings, JSON echoes.
  */
 const SECRET_ASSIGNMENT =
-  /\b([A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|signature|credential|authorization|auth[_-]?key|private[_-]?key|sig|key))(["']?\s*[:=]\s*)((?:Bearer|Basic|Token|Digest|Negotiate|NTLM)\s+[^\s&;,"'}\])<>]+|"[^"]*"|'[^']*'|[^\s&;,"'}\])<>]+)/gi;
+  /\b([A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|signature|credential|authorization|auth[_-]?key|private[_-]?key|sig|key|sess(?:ion)?[_-]?id))(["']?\s*[:=]\s*)((?:Bearer|Basic|Token|Digest|Negotiate|NTLM)\s+[^\s&;,"'}\])<>]+|"[^"]*"|'[^']*'|[^\s&;,"'}\])<>]+)/gi;
 
 /** Well-known key formats whose shape alone identifies them. */
-const KNOWN_KEYS = new RegExp(
-  [
-    '\\b[sr]k_(?:live|test)_[A-Za-z0-9]{8,}', // Stripe secret / restricted keys
-    '\\bwhsec_[A-Za-z0-9]{8,}', // Stripe webhook secrets
-    '\\bsk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{16,}', // OpenAI, Anthropic
-    '\\bgh[opusr]_[A-Za-z0-9]{20,}', // GitHub tokens
-    '\\bgithub_pat_[A-Za-z0-9_]{20,}',
-    '\\bxox[abposre]-[A-Za-z0-9-]{8,}', // Slack tokens
-    '\\bxapp-[A-Za-z0-9-]{8,}',
-    '\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b', // AWS access key ids
-    '\\bAIza[0-9A-Za-z_-]{30,}', // Google API keys
-    '\\bglpat-[A-Za-z0-9_-]{16,}', // GitLab
-    '\\bnpm_[A-Za-z0-9]{30,}',
-    '\\bSG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}', // SendGrid
-    '\\beyJ[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]{5,}\\.[A-Za-z0-9_-]*', // JWTs (signature may be empty)
-  ].join('|'),
-  'g',
-);
-
-/** Letters that end a KNOWN_KEYS prefix right before its first `_` (sk_ rk_ whsec_ gh?_ github_ npm_). */
-const BEFORE_UNDERSCORE = 'kcopusrbm';
-/** Letters that end a KNOWN_KEYS prefix right before its first `-` (sk- xox?- xapp- glpat-). */
-const BEFORE_DASH = 'kabposret';
-
-/** Whether some `sep` in `text` follows one of the `before` letters. */
-function separatorAfter(text: string, sep: string, before: string): boolean {
-  for (let i = text.indexOf(sep, 1); i > 0; i = text.indexOf(sep, i + 1)) {
-    if (before.indexOf(text.charAt(i - 1)) >= 0) return true;
-  }
-  return false;
-}
+const KNOWN_KEYS = keyFormatsRegExp();
 
 /**
- * Exact pre-check for KNOWN_KEYS: every pattern there has a `_` or `-` right after one of the
- * letters above, or one of the literal prefixes below, so text with none of them cannot match
- * and skips the regular expression.
+ * `Cookie: a=b; c=d` and `Set-Cookie: …` echoes: every cookie of the header is a possible
+ * session, so the whole value goes (to the end of the line, or of the quoted JSON string).
  */
-function mayHoldKnownKey(text: string): boolean {
-  return (
-    separatorAfter(text, '_', BEFORE_UNDERSCORE) ||
-    separatorAfter(text, '-', BEFORE_DASH) ||
-    text.indexOf('eyJ') >= 0 ||
-    text.indexOf('AKIA') >= 0 ||
-    text.indexOf('ASIA') >= 0 ||
-    text.indexOf('AIza') >= 0 ||
-    text.indexOf('SG.') >= 0
-  );
-}
+const COOKIE_VALUE = /\b((?:set-)?cookie)(["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\r\n]+)/gi;
 
 /** Base64 credentials carry a digit, an upper-case letter after the first or `+/=`; prose words do not. */
 function looksLikeCredential(token: string): boolean {
@@ -83,6 +54,37 @@ function looksLikeCredential(token: string): boolean {
       return true;
   }
   return false;
+}
+
+/**
+ * Parameters of a WWW-Authenticate challenge (RFC 9110 §11.6.1, RFC 6750 §3, RFC 7616 §3.3):
+ * `Bearer error="invalid_token"` names a failure, not a credential. A token68 credential holds
+ * `=` only as trailing padding, so `name=` with one of these names cannot be one.
+ */
+const CHALLENGE_PARAMS = new Set([
+  'realm',
+  'error',
+  'error_description',
+  'error_uri',
+  'scope',
+  'charset',
+  'nonce',
+  'opaque',
+  'qop',
+  'stale',
+  'domain',
+  'algorithm',
+]);
+
+/** Whether an AUTH_SCHEME credential (`=` padding included) is a challenge's `name=` instead. */
+function isChallengeParam(token: string): boolean {
+  const n = token.length;
+  return (
+    n > 3 &&
+    token.charCodeAt(n - 1) === 61 &&
+    token.charCodeAt(n - 2) !== 61 &&
+    CHALLENGE_PARAMS.has(token.slice(0, n - 1).toLowerCase())
+  );
 }
 
 /**
@@ -123,7 +125,9 @@ function mayRedactAuthScheme(text: string): boolean {
     while (end < n && isCredentialChar(text.charCodeAt(end))) end++;
     if (end === t) continue;
     while (end < n && text.charCodeAt(end) === 61) end++;
-    if (endsWithWord(text, space - 1, 'bearer') || looksLikeCredential(text.slice(t, end))) {
+    const token = text.slice(t, end);
+    if (isChallengeParam(token)) continue;
+    if (endsWithWord(text, space - 1, 'bearer') || looksLikeCredential(token)) {
       SCHEME_BEFORE_SPACE.lastIndex = 0;
       return true;
     }
@@ -133,23 +137,53 @@ function mayRedactAuthScheme(text: string): boolean {
 
 /** Replaces credentials in free text with `[REDACTED]`; text without any passes through unchanged. */
 export function redactText(text: string): string {
-  if (typeof text !== 'string' || text.length === 0) return typeof text === 'string' ? text : '';
-  if (text.length < MIN_SECRET_TEXT || !mayHoldSecret(text)) return text;
-  let out = mayHoldKnownKey(text) ? text.replace(KNOWN_KEYS, REDACTED) : text;
-  if (out.indexOf('@') >= 0 && out.indexOf('://') >= 0)
+  if (typeof text !== 'string') return '';
+  if (text.length < MIN_SECRET_TEXT) return text;
+  const hints = secretHints(text);
+  return hints === 0 ? text : redactWith(text, hints, true);
+}
+
+/**
+ * redactText without any pre-check: every expression runs. The gate's proof of exactness is a
+ * test that compares both on generated text; nothing else should call this.
+ */
+export function redactTextUngated(text: string): string {
+  return redactWith(text, HINT_KEY | HINT_AT | HINT_SCHEME | HINT_ASSIGN, false);
+}
+
+function redactWith(text: string, hints: number, gated: boolean): string {
+  let out = text;
+  if ((hints & HINT_KEY) !== 0) {
+    out = text.replace(KNOWN_KEYS, REDACTED);
+    // A removed key can leave a new word start behind it: hint the text that is actually left.
+    if (gated && out !== text) hints = secretHints(out);
+  }
+  if ((hints & HINT_AT) !== 0 && (!gated || out.indexOf('://') >= 0))
     out = out.replace(URL_PASSWORD, (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`);
-  if (mayRedactAuthScheme(out))
+  if ((hints & HINT_SCHEME) !== 0 && (!gated || mayRedactAuthScheme(out)))
     out = out.replace(AUTH_SCHEME, (m, scheme: string, space: string, token: string) =>
-      token === REDACTED || (scheme.toLowerCase() !== 'bearer' && !looksLikeCredential(token))
+      token === REDACTED ||
+      isChallengeParam(token) ||
+      (scheme.toLowerCase() !== 'bearer' && !looksLikeCredential(token))
         ? m
         : `${scheme}${space}${REDACTED}`,
     );
-  if (!mayAssignSecret(out)) return out;
-  out = out.replace(SECRET_ASSIGNMENT, (m, name: string, sep: string, value: string) => {
-    if (value.includes('[REDACTED')) return m;
-    const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
-    return `${name}${sep}${quote}${REDACTED}${quote}`;
-  });
+  const assigns = !gated
+    ? ASSIGNS_COOKIE | ASSIGNS_SECRET
+    : (hints & HINT_ASSIGN) !== 0
+      ? assignmentHints(out)
+      : 0;
+  if ((assigns & ASSIGNS_COOKIE) !== 0)
+    out = out.replace(COOKIE_VALUE, (_m, name: string, sep: string, value: string) => {
+      const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+      return `${name}${sep}${quote}${REDACTED}${quote}`;
+    });
+  if ((assigns & ASSIGNS_SECRET) !== 0)
+    out = out.replace(SECRET_ASSIGNMENT, (m, name: string, sep: string, value: string) => {
+      if (value.includes('[REDACTED')) return m;
+      const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+      return `${name}${sep}${quote}${REDACTED}${quote}`;
+    });
   return out;
 }
 

@@ -1,99 +1,138 @@
 /**
- * A one-pass, allocation-free pre-check for redactText. Every credential shape redactText knows
- * needs one of: an `=` or `@` (query strings, connection strings, userinfo), a long token-like
- * run with digits or mixed case (API keys, JWTs, base64 credentials), or a word such as
- * `bearer`, `basic`, `password`, `secret`, `token` at a word start. Ordinary prose and codes
- * pass without running any regular expression, which is what keeps envelopes cheap. The
- * exact pre-checks below decide, for text that passes the gate, which expressions can match.
+ * One allocation-free pass that tells redactText which of its expressions can match, so ordinary
+ * prose and codes pass without running any regular expression. Each hint is a necessary
+ * condition of its expression, never a guess: a known key format needs its literal prefix at a
+ * word start, an Authorization scheme needs its name at a word start, a userinfo password needs
+ * an `@`, an assignment needs a `:` or `=`. Skipping an expression whose hint is absent therefore
+ * changes no output, whatever the secret looks like (all letters, all lower case, short).
  */
 
-/** Character classes as bits, so one table read both classifies a character and updates a run. */
-const LOWER = 1;
-const UPPER = 2;
-const DIGIT = 4;
-const TOKEN_PUNCT = 8; // _ - + : part of a token
-const TRIGGER = 16; // = @
-/** A letter that may start one of WORDS (b p s t a c, either case). */
-const INITIAL = 32;
+import { KEY_FORMATS } from './key-formats.js';
 
-const KIND = new Uint8Array(128);
-for (let c = 97; c <= 122; c++) KIND[c] = LOWER;
-for (let c = 65; c <= 90; c++) KIND[c] = UPPER;
-for (let c = 48; c <= 57; c++) KIND[c] = DIGIT;
-for (const ch of '_-+') KIND[ch.charCodeAt(0)] = TOKEN_PUNCT;
-for (const ch of '=@') KIND[ch.charCodeAt(0)] = TRIGGER;
-for (const ch of 'bpstacBPSTAC') KIND[ch.charCodeAt(0)] = (KIND[ch.charCodeAt(0)] as number) | INITIAL;
+/** A KEY_FORMATS prefix starts at a word boundary. */
+export const HINT_KEY = 1;
+/** An `@`: a `scheme://user:password@` may follow. */
+export const HINT_AT = 2;
+/** An Authorization scheme name (Bearer, Basic, Token, Digest, Negotiate, NTLM) starts a word. */
+export const HINT_SCHEME = 4;
+/** A `:` or `=`: a `name: value` assignment may follow. */
+export const HINT_ASSIGN = 8;
 
-/** Words that announce a credential when they start a word (compared case-insensitively), by initial. */
-const WORDS: Array<readonly string[] | undefined> = new Array(128).fill(undefined);
-WORDS[98] = ['bearer', 'basic'];
-WORDS[112] = ['password', 'passwd', 'pwd'];
-WORDS[115] = ['secret'];
-WORDS[116] = ['token'];
-WORDS[97] = ['authorization', 'api_key', 'apikey', 'access_token'];
-WORDS[99] = ['credential', 'client_secret'];
+/** Character bits: the hint a character raises on its own, plus word membership. */
+const WORD = 16; // [A-Za-z0-9_]: \b of a non-unicode RegExp sits between WORD and anything else
 
-function wordAt(text: string, at: number, word: string): boolean {
-  if (at + word.length > text.length) return false;
-  for (let j = 1; j < word.length; j++) {
-    // `| 32` folds letters only: `_` (api_key, access_token, client_secret) must match as is.
-    const c = text.charCodeAt(at + j);
-    const w = word.charCodeAt(j);
-    if (c !== w && (c | 32) !== w) return false;
+const CHAR = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) CHAR[c] = WORD;
+for (let c = 65; c <= 90; c++) CHAR[c] = WORD;
+for (let c = 48; c <= 57; c++) CHAR[c] = WORD;
+CHAR[95] = WORD; // _
+CHAR[64] = HINT_AT; // @
+CHAR[58] = HINT_ASSIGN; // :
+CHAR[61] = HINT_ASSIGN; // =
+
+/** Appends `item` to the list kept at `table[at]`, creating it on first use. */
+function pushAt(table: Array<string[] | undefined>, at: number, item: string): void {
+  const list = table[at];
+  if (list === undefined) table[at] = [item];
+  else list.push(item);
+}
+
+/** KEY_FORMATS prefixes by their (case-sensitive) first character. */
+const PREFIXES: Array<string[] | undefined> = new Array(128).fill(undefined);
+/** AUTH_SCHEME's names, lower case, by initial; compared ignoring ASCII case. */
+const SCHEMES: Array<string[] | undefined> = new Array(128).fill(undefined);
+/**
+ * The first two characters of every prefix and scheme name (`c1 << 7 | c2`, the second folded
+ * into 7 bits): most words start with a pair no credential starts with, and skip the lists.
+ */
+const PAIRS = new Uint8Array(128 * 128);
+
+for (const [prefix] of KEY_FORMATS) {
+  const c = prefix.charCodeAt(0);
+  pushAt(PREFIXES, c, prefix);
+  PAIRS[(c << 7) | prefix.charCodeAt(1)] = 1;
+}
+for (const scheme of ['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm']) {
+  const c = scheme.charCodeAt(0);
+  const d = scheme.charCodeAt(1);
+  pushAt(SCHEMES, c, scheme);
+  for (const a of [c, c - 32]) for (const b of [d, d - 32]) PAIRS[(a << 7) | b] = 1;
+}
+
+/** Whether `text` holds `prefix` at `at`, whose first character the caller already matched. */
+function prefixAt(text: string, at: number, prefix: string): boolean {
+  if (at + prefix.length > text.length) return false;
+  for (let j = 1; j < prefix.length; j++) {
+    if (text.charCodeAt(at + j) !== prefix.charCodeAt(j)) return false;
   }
   return true;
 }
 
-function startsWord(text: string, at: number, c: number): boolean {
-  const words = WORDS[c | 32];
-  if (words === undefined) return false;
-  for (let k = 0; k < words.length; k++) if (wordAt(text, at, words[k] as string)) return true;
-  return false;
+/** prefixAt ignoring ASCII case, for a lower-case `word` (scheme names are letters only). */
+function wordAt(text: string, at: number, word: string): boolean {
+  if (at + word.length > text.length) return false;
+  for (let j = 1; j < word.length; j++) {
+    if ((text.charCodeAt(at + j) | 32) !== word.charCodeAt(j)) return false;
+  }
+  return true;
 }
 
-/** Runs at least this long with a digit, or this long with mixed case, look like keys. */
-const DIGIT_RUN = 8;
-const MIXED_RUN = 20;
-
-/** Whether a run of `run` token characters with the class bits `seen` looks like a key. */
-function keyLike(run: number, seen: number): boolean {
-  return (
-    run >= DIGIT_RUN &&
-    ((seen & DIGIT) !== 0 || (run >= MIXED_RUN && (seen & (LOWER | UPPER)) === (LOWER | UPPER)))
-  );
+/** Hints raised by a word starting at `at` with the INITIAL character `c`. */
+function wordStartHints(text: string, at: number, c: number): number {
+  let hints = 0;
+  const prefixes = PREFIXES[c];
+  if (prefixes !== undefined) {
+    for (let k = 0; k < prefixes.length; k++) {
+      if (prefixAt(text, at, prefixes[k] as string)) {
+        hints = HINT_KEY;
+        break;
+      }
+    }
+  }
+  const schemes = SCHEMES[c | 32];
+  if (schemes !== undefined) {
+    for (let k = 0; k < schemes.length; k++) {
+      const scheme = schemes[k] as string;
+      // AUTH_SCHEME wants white space right after the name: `tokens`, `Basically` raise nothing.
+      if (wordAt(text, at, scheme) && isRegExpSpace(text.charCodeAt(at + scheme.length)))
+        return hints | HINT_SCHEME;
+    }
+  }
+  return hints;
 }
 
-/** False only when `text` certainly holds nothing redactText would replace. */
-export function mayHoldSecret(text: string): boolean {
-  let run = 0;
-  let seen = 0;
+const ALL_HINTS = HINT_KEY | HINT_AT | HINT_SCHEME | HINT_ASSIGN;
+
+/** The HINT_* bits of `text`; 0 when redactText certainly has nothing to replace. */
+export function secretHints(text: string): number {
+  let hints = 0;
+  let inWord = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    // Most characters are lower-case letters inside a word: keep that path to two compares.
-    if (c >= 97 && c <= 122 && run !== 0) {
-      run++;
-      seen |= LOWER;
-      continue;
+    // Most characters are lower-case letters: keep that path free of table reads.
+    let word = c >= 97 && c <= 122;
+    if (!word) {
+      // Non-ASCII is never a \w of a non-unicode RegExp, so it ends a word like punctuation does.
+      const bits = c < 128 ? (CHAR[c] as number) : 0;
+      word = bits === WORD;
+      if (!word && bits !== 0) {
+        hints |= bits;
+        if (hints === ALL_HINTS) return hints;
+      }
     }
-    // Non-ASCII counts as a lower-case letter: part of a word, never a trigger.
-    const kind = c < 128 ? (KIND[c] as number) : LOWER;
-    if (kind === 0) {
-      if (run >= DIGIT_RUN && keyLike(run, seen)) return true;
-      run = 0;
-      seen = 0;
-    } else if (kind === TRIGGER) {
-      return true;
-    } else {
-      if (run === 0 && (kind & INITIAL) !== 0 && startsWord(text, i, c)) return true;
-      run++;
-      seen |= kind;
-    }
+    if (word) {
+      if (!inWord) {
+        inWord = true;
+        // charCodeAt past the end is NaN, which `& 127` turns into 0: no pair has a NUL.
+        if (PAIRS[(c << 7) | (text.charCodeAt(i + 1) & 127)] === 1) hints |= wordStartHints(text, i, c);
+      }
+    } else inWord = false;
   }
-  return keyLike(run, seen);
+  return hints;
 }
 
-// Exact pre-check for redactText's costliest regular expression (SECRET_ASSIGNMENT). Each returns false only
+// Exact pre-checks for redactText's assignment expressions (SECRET_ASSIGNMENT, COOKIE_VALUE). Each says no only
 // when its expression certainly cannot match, so skipping the expression changes no output:
 // most error text has a `:` (URLs, `key: value` prose) but no secret name in front of it.
 
@@ -115,12 +154,15 @@ export function isRegExpSpace(c: number): boolean {
   );
 }
 
-/** Whether `text[..end]` ends with the lower-case ASCII `word`, ignoring ASCII case. */
+/** Whether `text[..end]` ends with the lower-case ASCII `word`, ignoring the case of letters. */
 export function endsWithWord(text: string, end: number, word: string): boolean {
   const start = end - word.length + 1;
   if (start < 0) return false;
   for (let j = 0; j < word.length; j++) {
-    if ((text.charCodeAt(start + j) | 32) !== word.charCodeAt(j)) return false;
+    // `| 32` folds letters only: `_` (session_id) would fold to DEL and never match.
+    const c = text.charCodeAt(start + j);
+    const w = word.charCodeAt(j);
+    if (c !== w && (c | 32) !== w) return false;
   }
   return true;
 }
@@ -137,17 +179,36 @@ const SECRET_SUFFIXES = [
   'authorization',
   'sig',
   'key',
+  'sessid',
+  'sess_id',
+  'sess-id',
+  'sessionid',
+  'session_id',
+  'session-id',
 ];
 
-/**
- * SECRET_ASSIGNMENT needs a secret name, an optional quote and spaces, then `:` or `=`; this
- * walks back from each `:` and `=` to look for such a name.
- */
-export function mayAssignSecret(text: string): boolean {
-  return assignsAt(text, ':') || assignsAt(text, '=');
+/** SECRET_SUFFIXES by their last letter: most `:` and `=` follow a name that ends in none of them. */
+const SUFFIXES_BY_LAST: Array<string[] | undefined> = new Array(128).fill(undefined);
+for (const suffix of SECRET_SUFFIXES) {
+  const last = suffix.charCodeAt(suffix.length - 1);
+  pushAt(SUFFIXES_BY_LAST, last, suffix);
 }
 
-function assignsAt(text: string, sign: string): boolean {
+/** A name of SECRET_ASSIGNMENT stands before some `:` or `=`. */
+export const ASSIGNS_SECRET = 1;
+/** `cookie` (COOKIE_VALUE's `Cookie` / `Set-Cookie`) stands before some `:` or `=`. */
+export const ASSIGNS_COOKIE = 2;
+
+/**
+ * Which assignment expressions can match: each needs its name, an optional quote and spaces,
+ * then `:` or `=`, so this walks back from each `:` and `=` to look for such a name.
+ */
+export function assignmentHints(text: string): number {
+  const found = assignsAt(text, ':', 0);
+  return found === (ASSIGNS_SECRET | ASSIGNS_COOKIE) ? found : assignsAt(text, '=', found);
+}
+
+function assignsAt(text: string, sign: string, found: number): number {
   for (let i = text.indexOf(sign); i >= 0; i = text.indexOf(sign, i + 1)) {
     let j = i - 1;
     while (j >= 0 && isRegExpSpace(text.charCodeAt(j))) j--;
@@ -156,9 +217,21 @@ function assignsAt(text: string, sign: string): boolean {
       if (q === 34 || q === 39) j--;
     }
     if (j < 2) continue;
-    for (let k = 0; k < SECRET_SUFFIXES.length; k++) {
-      if (endsWithWord(text, j, SECRET_SUFFIXES[k] as string)) return true;
+    // Every name ends in an ASCII letter; `| 32` folds it to lower case (other characters miss the tables).
+    const last = text.charCodeAt(j) | 32;
+    if (last > 127) continue;
+    if ((found & ASSIGNS_COOKIE) === 0 && last === 101 && endsWithWord(text, j, 'cookie'))
+      found |= ASSIGNS_COOKIE;
+    const suffixes = SUFFIXES_BY_LAST[last];
+    if ((found & ASSIGNS_SECRET) === 0 && suffixes !== undefined) {
+      for (let k = 0; k < suffixes.length; k++) {
+        if (endsWithWord(text, j, suffixes[k] as string)) {
+          found |= ASSIGNS_SECRET;
+          break;
+        }
+      }
     }
+    if (found === (ASSIGNS_SECRET | ASSIGNS_COOKIE)) return found;
   }
-  return false;
+  return found;
 }

@@ -1,4 +1,4 @@
-import { type ErrorFields, errorFields, topFields } from './body-fields.js';
+import { type BodyFields, bodyFields } from './body-fields.js';
 import { applyCode, asCode, asSeconds, asText, newSignal, type Signal } from './signal.js';
 import { classForStatus, restatesStatus } from './status-class.js';
 
@@ -113,7 +113,7 @@ function metaGraph(sig: Signal, e: Obj, code: number): void {
 /** `{ error: { … } }`: Google, Stripe, OpenAI, Anthropic, Azure ARM/OData, JSON:API-ish bodies. */
 function errorObject(sig: Signal, obj: Obj, status: number): void {
   sig.failure = true;
-  const e: ErrorFields = errorFields(obj);
+  const e: BodyFields = bodyFields(obj);
   if (typeof e.code === 'number' && (typeof e.fbtrace_id === 'string' || e.type === 'OAuthException')) {
     metaGraph(sig, obj, e.code);
   }
@@ -185,7 +185,7 @@ export function jsonBodySignal(body: unknown, status: number): Signal | undefine
   }
   if (!isObj(o)) return undefined;
   const obj: Obj = o;
-  const f = topFields(obj);
+  const f = bodyFields(obj);
   const err = f.error;
 
   if (f.jsonrpc !== undefined && isObj(err)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText } from '../../src/redact.js';
+import { REDACTED, redactText, redactTextUngated } from '../../src/redact.js';
 
 // redactText skips each regular expression when an exact pre-check proves it cannot change the
 // text. These cases sit on the edges of those pre-checks: each must still be redacted, or left
@@ -28,5 +28,46 @@ describe('redactText pre-checks', () => {
     ],
   ])('%s', (_name, input, expected) => {
     expect(redactText(input)).toBe(expected);
+  });
+});
+
+// The pre-checks are only worth having if they are exact: on any text, gated and ungated
+// redaction agree. Texts are stitched from fragments that sit on the pre-checks' edges (prefixes
+// glued to words or split by punctuation, case changes, quotes, non-ASCII), from a fixed seed.
+describe('redactText pre-checks are exact', () => {
+  const FRAGMENTS = [
+    ...['Bearer ', 'basic ', 'TOKEN ', 'Digest ', 'negotiate ', 'NTLM ', 'xBearer '],
+    ...['sk_live_', 'rk_test_', 'whsec_', 'sk-proj-', 'sk-', 'ghp_', 'github_pat_', 'xoxb-', 'xapp-'],
+    ...['AKIA', 'ASIA', 'AIza', 'glpat-', 'npm_', 'SG.', 'eyJ', 'shpat_', 'hf_', 'dop_v1_'],
+    ...['hooks.slack.com/services/', 'discord.com/api/webhooks/', '-----BEGIN PRIVATE KEY-----'],
+    ...['password', 'db_password', 'x-api-key', 'session_id', 'Set-Cookie', 'cookie', 'sig', 'key'],
+    ...['://', 'postgres://u', ':', '=', '@', ' ', '  ', '\t', '\n', '"', "'", '.', '-', '_', '&', ';'],
+    ...['abcdefgh', 'ABCDEFGHIJKLMNOP', '0123456789abcdef', 'e30', 'é', 'Ünïcode', 'x', 'Q', '7'],
+  ];
+  // mulberry32: a small deterministic generator, so a failure reproduces.
+  let seed = 0x5eed;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const texts: string[] = [];
+  while (texts.length < 20_000) {
+    let text = '';
+    const parts = 2 + Math.floor(random() * 10);
+    for (let i = 0; i < parts; i++) text += FRAGMENTS[Math.floor(random() * FRAGMENTS.length)];
+    if (text.length >= 6) texts.push(text);
+  }
+
+  it('agree with every expression run unconditionally on 20,000 generated texts', () => {
+    const disagree = texts.filter((t) => redactText(t) !== redactTextUngated(t));
+    expect(disagree.slice(0, 5)).toEqual([]);
+  });
+
+  it('the generated texts do exercise redaction', () => {
+    const redacted = texts.filter((t) => redactTextUngated(t) !== t).length;
+    expect(redacted).toBeGreaterThan(texts.length / 4);
+    expect(redacted).toBeLessThan(texts.length);
   });
 });
