@@ -5,6 +5,7 @@ import { classifyHttpResponse } from '../http/classify-http-response.js';
 import type { Envelope } from '../types.js';
 import { takeDriverError } from './driver-errors.js';
 import { grpcEnvelopeOf } from './grpc-envelope.js';
+import { takeIoredisError } from './ioredis-errors.js';
 import { takePgError } from './pg-errors.js';
 import { dbSystemOf, httpStatusOf } from './span-source.js';
 import { takeTediousError } from './tedious-errors.js';
@@ -16,7 +17,8 @@ const SPAN_STATUS_ERROR = 2;
  * error object: the HTTP status, `error.type`, the exception event and the status message. pg
  * records only "PostgreSQL error … (code: 42P01)": the driver's error comes from pg-errors.ts, and
  * the SQLSTATE in that string is the last resort. tedious's comes from tedious-errors.ts, else the
- * server number instrumentation-tedious leaves in `db.response.status_code`.
+ * server number instrumentation-tedious leaves in `db.response.status_code`. ioredis's comes from
+ * ioredis-errors.ts.
  */
 export function envelopeFromSpan(
   span: ReadableSpan,
@@ -41,6 +43,7 @@ function driverErrorOf(span: ReadableSpan, system: string | undefined): unknown 
   if (system === 'postgresql') return takePgError(span);
   if (system === 'mysql' || system === 'mariadb') return takeDriverError();
   if (system === 'microsoft.sql_server') return takeTediousError(span);
+  if (system === 'redis') return takeIoredisError(span);
   return undefined;
 }
 

@@ -1,12 +1,12 @@
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import { AwsInstrumentation } from '@opentelemetry/instrumentation-aws-sdk';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { awsHooks } from './aws-hook.js';
 import { EsmAwareGrpcInstrumentation } from './grpc-esm.js';
 import { httpHooks } from './http-hooks.js';
+import { IORedisErrorInstrumentation } from './ioredis-errors.js';
 import { PgErrorInstrumentation } from './pg-errors.js';
 import type { PreloadState } from './preload-state.js';
 import { TediousErrorInstrumentation } from './tedious-errors.js';
@@ -20,7 +20,7 @@ export function createInstrumentations(state: PreloadState): Instrumentation[] {
     pg: () => new PgErrorInstrumentation(),
     mysql2: () => new MySQL2Instrumentation(),
     tedious: () => new TediousErrorInstrumentation(),
-    ioredis: () => new IORedisInstrumentation(),
+    ioredis: () => new IORedisErrorInstrumentation(),
     'aws-sdk': () => new AwsInstrumentation(awsHooks()),
     grpc: () => new EsmAwareGrpcInstrumentation(),
   };
