@@ -1,7 +1,7 @@
 // Cost of the Faultline preload on a real HTTP service, against stock OpenTelemetry.
 // One service (node:http server that calls a local upstream over keep-alive; 1 call in 5 fails
-// with 503) runs three ways: no instrumentation, `--import @opentelemetry/auto-instrumentations-node/register`,
-// and `--import @faultline/instrumentation/register`. The two instrumented arms do the same
+// with 503) runs four ways: no instrumentation, `--import @opentelemetry/auto-instrumentations-node/register`,
+// `--import @faultline/instrumentation/register`, and the same with FAULTLINE_BODY_PEEK=off. The stock and Faultline arms do the same
 // OpenTelemetry work apart from Faultline's own: the same eight instrumentations enabled (stock
 // would otherwise load all ~40 of auto-instrumentations-node), the same resource detectors, the
 // same W3C tracecontext + baggage propagation, and the same export path (OTLP/HTTP protobuf to one
@@ -287,6 +287,11 @@ async function orchestrate() {
       },
     },
     faultline: { args: ['--import', '@faultline/instrumentation/register'], env: otelEnv },
+    // The same preload with silent-failure detection off: what peeking small JSON bodies costs.
+    'faultline-nopeek': {
+      args: ['--import', '@faultline/instrumentation/register'],
+      env: { ...otelEnv, FAULTLINE_BODY_PEEK: 'off' },
+    },
   };
   const results = Object.fromEntries(Object.keys(arms).map((k) => [k, []]));
   console.log(
@@ -343,14 +348,14 @@ function report(results) {
   );
   const col = (v, w) => v.toFixed(0).padStart(w);
   console.log(
-    'closed loop  req/s  median µs   p99 µs  CPU µs/req | open loop  median µs   p99 µs  CPU µs/req | export B/req',
+    'closed loop        req/s  median µs   p99 µs  CPU µs/req | open loop  median µs   p99 µs  CPU µs/req | export B/req',
   );
   for (const [name, s] of Object.entries(summary)) {
     console.log(
-      `${name.padEnd(10)} ${col(s.rps, 7)} ${col(s.p50, 10)} ${col(s.p99, 8)} ${col(s.cpu, 11)} |           ${col(s.openP50, 10)} ${col(s.openP99, 8)} ${col(s.openCpu, 11)} | ${col(s.bytes, 12)}`,
+      `${name.padEnd(16)} ${col(s.rps, 7)} ${col(s.p50, 10)} ${col(s.p99, 8)} ${col(s.cpu, 11)} |           ${col(s.openP50, 10)} ${col(s.openP99, 8)} ${col(s.openCpu, 11)} | ${col(s.bytes, 12)}`,
     );
   }
-  const { faultline: f, stock: k, none: n } = summary;
+  const { faultline: f, stock: k, none: n, 'faultline-nopeek': np } = summary;
   // Paired per round: the arms of one round ran back to back, so the load other processes put on
   // this machine, which drifts between rounds, mostly cancels out of the difference.
   const paired = median(results.faultline.map((r, i) => r.open.p50 - results.stock[i].open.p50));
@@ -369,6 +374,10 @@ function report(results) {
       '(less sensitive to the noise of a shared machine than req/s)',
   );
   console.log(`exported bytes per request, faultline/stock: ${(f.bytes / k.bytes).toFixed(3)}x`);
+  console.log(
+    `with FAULTLINE_BODY_PEEK=off: throughput ${(np.rps / k.rps).toFixed(3)}x stock, ` +
+      `CPU per request closed ${(np.cpu / k.cpu).toFixed(3)}x stock (the cost of silent-failure detection is the difference)`,
+  );
   console.log(
     `faultline vs no instrumentation: ${(f.rps / n.rps).toFixed(3)}x throughput, ` +
       `${signed(f.openP50 - n.openP50)} µs median at ${RATE} req/s`,

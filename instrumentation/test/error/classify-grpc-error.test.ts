@@ -32,7 +32,7 @@ describe('classifyError: gRPC (@grpc/grpc-js callErrorFromStatus)', () => {
     expect(env.raw).toMatchObject({ code, status: name, details: 'details' });
   });
 
-  it("takes the server's details as the message, not grpc-js's \"14 UNAVAILABLE: …\" prefix", () => {
+  it('takes the server\'s details as the message, not grpc-js\'s "14 UNAVAILABLE: …" prefix', () => {
     const err = grpcError(status.UNAVAILABLE, 'No connection established. Last error: connect ECONNREFUSED');
     expect(err.message).toBe('14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED');
     expect(classifyError(err).message).toBe('No connection established. Last error: connect ECONNREFUSED');
