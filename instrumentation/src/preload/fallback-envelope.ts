@@ -5,20 +5,17 @@ import { classifyHttpResponse } from '../http/classify-http-response.js';
 import type { Envelope } from '../types.js';
 import { takeDriverError } from './driver-errors.js';
 import { grpcEnvelopeOf } from './grpc-envelope.js';
-import { takeIoredisError } from './ioredis-errors.js';
-import { takePgError } from './pg-errors.js';
+import { takeSpanError } from './span-errors.js';
 import { dbSystemOf, httpStatusOf } from './span-source.js';
-import { takeTediousError } from './tedious-errors.js';
 
 const SPAN_STATUS_ERROR = 2;
 
 /**
  * Rebuilds an envelope from what an instrumentation left on the span when no hook reached the
- * error object: the HTTP status, `error.type`, the exception event and the status message. pg
- * records only "PostgreSQL error … (code: 42P01)": the driver's error comes from pg-errors.ts, and
- * the SQLSTATE in that string is the last resort. tedious's comes from tedious-errors.ts, else the
- * server number instrumentation-tedious leaves in `db.response.status_code`. ioredis's comes from
- * ioredis-errors.ts.
+ * error object: the HTTP status, `error.type`, the exception event and the status message. The
+ * driver's own error comes first when a hook filed it (pg-errors.ts, tedious-errors.ts,
+ * ioredis-errors.ts, the gRPC captures); else pg's "PostgreSQL error … (code: 42P01)" SQLSTATE and
+ * the server number instrumentation-tedious leaves in `db.response.status_code` are the last resort.
  */
 export function envelopeFromSpan(
   span: ReadableSpan,
@@ -39,12 +36,11 @@ export function envelopeFromSpan(
   return classifyError(errorLikeFrom(span, attrs), classifyCtx);
 }
 
+/** Filed against the span (pg, tedious, ioredis), or parked by mysql2's channel for this hand-off. */
 function driverErrorOf(span: ReadableSpan, system: string | undefined): unknown {
-  if (system === 'postgresql') return takePgError(span);
-  if (system === 'mysql' || system === 'mariadb') return takeDriverError();
-  if (system === 'microsoft.sql_server') return takeTediousError(span);
-  if (system === 'redis') return takeIoredisError(span);
-  return undefined;
+  const filed = takeSpanError(span);
+  if (filed !== undefined) return filed;
+  return system === 'mysql' || system === 'mariadb' ? takeDriverError() : undefined;
 }
 
 function errorLikeFrom(span: ReadableSpan, attrs: Attributes): Record<string, unknown> {

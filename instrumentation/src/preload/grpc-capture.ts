@@ -6,8 +6,8 @@ import {
   captureGeneratedClient,
   captureLoadedPackage,
 } from './grpc-client-capture.js';
-import { isCapture, markCapture } from './grpc-errors.js';
 import { captureRegister } from './grpc-server-capture.js';
+import { isCapture, markCapture } from './grpc-wrappers.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type Exports = Record<string | symbol, unknown>;

@@ -1,6 +1,7 @@
 import { errorMonitor } from 'node:events';
 import { diag } from '@opentelemetry/api';
-import { activeRpcSpan, CLIENT, isCapture, markCapture, rememberGrpcError } from './grpc-errors.js';
+import { activeRpcSpan, CLIENT, isCapture, markCapture } from './grpc-wrappers.js';
+import { fileSpanError } from './span-errors.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type Bag = Record<string | symbol, unknown>;
@@ -30,7 +31,7 @@ export function captureClientMethod(original: AnyFn, responseStream: boolean, fi
       const callback = args[index] as AnyFn | undefined;
       if (callback !== undefined) {
         args[index] = function (this: unknown, err: unknown, ...rest: unknown[]) {
-          if (err) rememberGrpcError(span, err);
+          if (err) fileSpanError(span, err);
           return callback.call(this, err, ...rest);
         };
       }
@@ -38,7 +39,7 @@ export function captureClientMethod(original: AnyFn, responseStream: boolean, fi
     const call = original.apply(this, args) as { on?: unknown } | undefined;
     if (responseStream && typeof call?.on === 'function') {
       try {
-        (call.on as AnyFn).call(call, errorMonitor, (err: unknown) => rememberGrpcError(span, err));
+        (call.on as AnyFn).call(call, errorMonitor, (err: unknown) => fileSpanError(span, err));
       } catch (err) {
         diag.warn('faultline: grpc stream capture failed', err);
       }

@@ -2,7 +2,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { classifyError } from '../error/classify-error.js';
 import { retryAfterFrom } from '../http/headers.js';
 import type { ClassifyContext, Envelope } from '../types.js';
-import { takeGrpcError } from './grpc-errors.js';
+import { takeSpanError } from './span-errors.js';
 
 const STATUS_UNKNOWN = 2;
 
@@ -20,7 +20,7 @@ interface GrpcStatusView {
  * and grpc-js's "14 UNAVAILABLE: …" prefix would only repeat it.
  */
 export function grpcEnvelopeOf(span: ReadableSpan, ctx: ClassifyContext): Envelope | null {
-  const err = takeGrpcError(span);
+  const err = takeSpanError(span);
   if (err === undefined) return null;
   const view = statusView(err);
   const envelope = classifyError(view, ctx);

@@ -1,6 +1,7 @@
 import { errorMonitor } from 'node:events';
 import { diag, type Span, SpanStatusCode } from '@opentelemetry/api';
-import { activeRpcSpan, isCapture, markCapture, rememberGrpcError, SERVER } from './grpc-errors.js';
+import { activeRpcSpan, isCapture, markCapture, SERVER } from './grpc-wrappers.js';
+import { fileSpanError } from './span-errors.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type HandlerSet = { func?: unknown };
@@ -79,7 +80,7 @@ function watchStream(span: Span, call: ServerCall): void {
  * failure from classification.
  */
 function recordFailure(span: Span, err: unknown): void {
-  rememberGrpcError(span, err);
+  fileSpanError(span, err);
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'number' && Number.isInteger(code) && code > 0) return;
   span.setAttribute('rpc.grpc.status_code', STATUS_UNKNOWN);
@@ -94,7 +95,7 @@ function endCancelled(span: Span, call: ServerCall): void {
     const code = expired ? STATUS_DEADLINE_EXCEEDED : STATUS_CANCELLED;
     // The texts grpc-js itself uses for these two (server-interceptors.ts, client.ts).
     const details = expired ? 'Deadline exceeded' : 'Cancelled on client';
-    rememberGrpcError(span, { code, details });
+    fileSpanError(span, { code, details });
     span.setAttribute('rpc.grpc.status_code', code);
     span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();

@@ -1,14 +1,13 @@
 import { type Exception, type Span, SpanStatusCode } from '@opentelemetry/api';
-import type {
-  InstrumentationNodeModuleDefinition,
-  InstrumentationNodeModuleFile,
-} from '@opentelemetry/instrumentation';
+import type { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import {
   IORedisInstrumentation,
   type IORedisInstrumentationConfig,
   type IORedisRequestHookInformation,
 } from '@opentelemetry/instrumentation-ioredis';
 import { safely } from './safe.js';
+import { fileSpanError } from './span-errors.js';
+import { commonJsValue, installUnderPatches } from './under-patch.js';
 
 /**
  * instrumentation-ioredis keeps only the name and message of a failed command's error in the
@@ -25,13 +24,11 @@ import { safely } from './safe.js';
  * `enableOfflineQueue: false`), because its reject wrapper is installed after that. A thin wrapper
  * *under* its patch sees such an early outcome and ends the span the way `endSpan` would.
  */
-const errors = new WeakMap<Span, unknown>();
 /** The span whose command the instrumentation is about to hand to the wrapper (same tick). */
 let pending: Span | undefined;
 const WRAPPED = Symbol.for('faultline.ioredis-send-command');
 const COMPOSED = Symbol.for('faultline.ioredis-request-hook');
 
-type Patch = (exports: unknown, version?: string) => unknown;
 type RequestHook = NonNullable<IORedisInstrumentationConfig['requestHook']> & { [COMPOSED]?: true };
 type Settle = (this: unknown, ...args: unknown[]) => unknown;
 type SendCommand = ((this: unknown, command: unknown, ...rest: unknown[]) => unknown) & {
@@ -58,21 +55,8 @@ export class IORedisErrorInstrumentation extends IORedisInstrumentation {
   }
 
   override init(): InstrumentationNodeModuleDefinition[] {
-    const definitions = super.init();
-    for (const definition of definitions) {
-      if (definition.name !== 'ioredis') continue;
-      wrapPatch(definition);
-      for (const file of definition.files) wrapPatch(file);
-    }
-    return definitions;
+    return installUnderPatches(super.init(), 'ioredis', (exports) => wrapSendCommand(redisOf(exports)));
   }
-}
-
-/** The error a failed ioredis command's span was ended with; undefined when none. */
-export function takeIoredisError(span: object): unknown {
-  const error = errors.get(span as Span);
-  if (error !== undefined) errors.delete(span as Span);
-  return error;
 }
 
 function composeRequestHook(user: RequestHook | undefined): RequestHook {
@@ -93,24 +77,14 @@ function composeRequestHook(user: RequestHook | undefined): RequestHook {
 function fileRecordedErrors(span: Span): void {
   const record = span.recordException;
   span.recordException = function recordException(this: Span, exception: Exception, time) {
-    errors.set(span, exception);
+    fileSpanError(span, exception);
     return record.call(this, exception, time);
   };
 }
 
-function wrapPatch(target: InstrumentationNodeModuleDefinition | InstrumentationNodeModuleFile): void {
-  const patch = target.patch as Patch | undefined;
-  if (!patch) return;
-  target.patch = ((exports: unknown, version?: string) => {
-    safely('ioredis sendCommand wrap', () => wrapSendCommand(redisOf(exports)));
-    return patch(exports, version);
-  }) as typeof target.patch;
-}
-
 /** `ioredis` exports the Redis class; an ESM namespace holds it behind `default`. */
 function redisOf(exports: unknown): RedisClass | undefined {
-  const mod = exports as { [Symbol.toStringTag]?: string; default?: unknown } | undefined;
-  const value = mod?.[Symbol.toStringTag] === 'Module' ? mod.default : mod;
+  const value = commonJsValue(exports);
   return typeof value === 'function' ? (value as RedisClass) : undefined;
 }
 

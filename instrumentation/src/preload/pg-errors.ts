@@ -1,9 +1,8 @@
 import type { Span } from '@opentelemetry/api';
-import type {
-  InstrumentationNodeModuleDefinition,
-  InstrumentationNodeModuleFile,
-} from '@opentelemetry/instrumentation';
+import type { InstrumentationNodeModuleDefinition } from '@opentelemetry/instrumentation';
 import { PgInstrumentation, type PgInstrumentationConfig } from '@opentelemetry/instrumentation-pg';
+import { fileSpanError } from './span-errors.js';
+import { commonJsValue, installUnderPatches } from './under-patch.js';
 
 /**
  * instrumentation-pg keeps only "PostgreSQL error of type 'error' occurred (code: 40P01)" of a
@@ -12,12 +11,10 @@ import { PgInstrumentation, type PgInstrumentationConfig } from '@opentelemetry/
  * patch: the wrapper sees the driver's error first and files it under the query's span before the
  * instrumentation's own handler ends that span, so `onEnding` classifies the real error.
  */
-const errors = new WeakMap<Span, unknown>();
 /** The span whose query the instrumentation is about to hand to the wrapper (same tick). */
 let pending: Span | undefined;
 const WRAPPED = Symbol.for('faultline.pg-query');
 
-type Patch = (exports: unknown, version?: string) => unknown;
 type Callback = (this: unknown, err: unknown, res: unknown) => unknown;
 type Query = ((this: unknown, ...args: unknown[]) => unknown) & { [WRAPPED]?: true };
 
@@ -34,36 +31,13 @@ export class PgErrorInstrumentation extends PgInstrumentation {
   }
 
   protected override init(): InstrumentationNodeModuleDefinition[] {
-    const definitions = super.init();
-    for (const definition of definitions) {
-      if (definition.name !== 'pg') continue;
-      wrapPatch(definition);
-      for (const file of definition.files) wrapPatch(file);
-    }
-    return definitions;
+    return installUnderPatches(super.init(), 'pg', (exports) => wrapClientQuery(clientOf(exports)));
   }
-}
-
-/** The driver error of a failed pg query, reached for its span; undefined when none. */
-export function takePgError(span: object): unknown {
-  const error = errors.get(span as Span);
-  if (error !== undefined) errors.delete(span as Span);
-  return error;
-}
-
-function wrapPatch(target: InstrumentationNodeModuleDefinition | InstrumentationNodeModuleFile): void {
-  const patch = target.patch as Patch | undefined;
-  if (!patch) return;
-  target.patch = ((exports: unknown, version?: string) => {
-    wrapClientQuery(clientOf(exports));
-    return patch(exports, version);
-  }) as typeof target.patch;
 }
 
 /** `pg` exports `{ Client }`; `pg/lib/client.js` exports the class; ESM namespaces hold `default`. */
 function clientOf(exports: unknown): { prototype?: { query?: Query } } | undefined {
-  const mod = (exports as { [Symbol.toStringTag]?: string; default?: unknown } | undefined) ?? undefined;
-  const value = mod?.[Symbol.toStringTag] === 'Module' ? mod.default : mod;
+  const value = commonJsValue(exports);
   if (typeof value === 'function') return value as { prototype?: { query?: Query } };
   return (value as { Client?: { prototype?: { query?: Query } } } | undefined)?.Client;
 }
@@ -88,7 +62,7 @@ function wrapClientQuery(client: { prototype?: { query?: Query } } | undefined):
     const result = original.apply(this, args);
     if (!(result instanceof Promise)) return result;
     return result.then(undefined, (err: unknown) => {
-      errors.set(span, err);
+      fileSpanError(span, err);
       throw err;
     });
   };
@@ -98,7 +72,7 @@ function wrapClientQuery(client: { prototype?: { query?: Query } } | undefined):
 
 function fileErrors(span: Span, callback: Callback): Callback {
   return function filed(this: unknown, err: unknown, res: unknown) {
-    if (err) errors.set(span, err);
+    if (err) fileSpanError(span, err);
     return callback.call(this, err, res);
   };
 }

@@ -1,11 +1,9 @@
-import { context, type Span, trace } from '@opentelemetry/api';
-import {
-  type InstrumentationNodeModuleDefinition,
-  type InstrumentationNodeModuleFile,
-  isWrapped,
-} from '@opentelemetry/instrumentation';
+import { context, trace } from '@opentelemetry/api';
+import { type InstrumentationNodeModuleDefinition, isWrapped } from '@opentelemetry/instrumentation';
 import { TediousInstrumentation } from '@opentelemetry/instrumentation-tedious';
 import { safely } from './safe.js';
+import { fileSpanError } from './span-errors.js';
+import { commonJsValue, installUnderPatches } from './under-patch.js';
 
 /**
  * instrumentation-tedious keeps only the message, the constructor name as `error.type` and the
@@ -23,10 +21,8 @@ import { safely } from './safe.js';
  * `request.callback(ECLOSE)` (lib/connection.js cleanupConnection). `connect()` failures (login
  * failed, ESOCKET) have no span in instrumentation-tedious: the application sees them, no span does.
  */
-const errors = new WeakMap<Span, unknown>();
 const WRAPPED = Symbol.for('faultline.tedious-make-request');
 
-type Patch = (exports: unknown, version?: string) => unknown;
 type Callback = (this: unknown, err: unknown, ...rest: unknown[]) => unknown;
 type MakeRequest = ((this: unknown, request: unknown, ...rest: unknown[]) => unknown) & { [WRAPPED]?: true };
 interface ConnectionClass {
@@ -35,38 +31,14 @@ interface ConnectionClass {
 
 export class TediousErrorInstrumentation extends TediousInstrumentation {
   protected override init(): InstrumentationNodeModuleDefinition[] {
-    const definitions = super.init();
-    for (const definition of definitions) {
-      if (definition.name !== 'tedious') continue;
-      wrapPatch(definition);
-      for (const file of definition.files) wrapPatch(file);
-    }
-    return definitions;
+    return installUnderPatches(super.init(), 'tedious', (exports) => wrapMakeRequest(connectionOf(exports)));
   }
-}
-
-/** The driver error of a failed tedious request, reached for its span; undefined when none. */
-export function takeTediousError(span: object): unknown {
-  const error = errors.get(span as Span);
-  if (error !== undefined) errors.delete(span as Span);
-  return error;
-}
-
-function wrapPatch(target: InstrumentationNodeModuleDefinition | InstrumentationNodeModuleFile): void {
-  const patch = target.patch as Patch | undefined;
-  if (!patch) return;
-  target.patch = ((exports: unknown, version?: string) => {
-    safely('tedious makeRequest wrap', () => wrapMakeRequest(connectionOf(exports)));
-    return patch(exports, version);
-  }) as typeof target.patch;
 }
 
 /** `tedious` exports `{ Connection }`; an ESM namespace may hold it behind `default`. */
 function connectionOf(exports: unknown): ConnectionClass | undefined {
-  const mod = exports as
-    | { Connection?: ConnectionClass; default?: { Connection?: ConnectionClass } }
-    | undefined;
-  return mod?.Connection ?? mod?.default?.Connection;
+  const named = (exports as { Connection?: ConnectionClass } | undefined)?.Connection;
+  return named ?? (commonJsValue(exports) as { Connection?: ConnectionClass } | undefined)?.Connection;
 }
 
 function wrapMakeRequest(connection: ConnectionClass | undefined): void {
@@ -90,7 +62,7 @@ function fileErrorsOf(request: unknown): void {
   const span = trace.getSpan(context.active());
   if (!span?.isRecording()) return;
   target.callback = function filed(this: unknown, err: unknown, ...rest: unknown[]) {
-    if (err) errors.set(span, err);
+    if (err) fileSpanError(span, err);
     return callback.call(this, err, ...rest);
   };
 }

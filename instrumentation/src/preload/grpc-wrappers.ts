@@ -1,27 +1,9 @@
+/** What Faultline's gRPC wrappers share: the span of the call they run in, and their own mark. */
 import { type Span, SpanKind, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
-/**
- * The grpc-js error of each failed RPC span, from the wrappers in grpc-client-capture.ts and
- * grpc-server-capture.ts until `onEnding` takes it. instrumentation-grpc keeps only the error's
- * message, so the server's own details text and the trailing metadata (retry pushback) would
- * otherwise be gone by then. Weak keys: a span that never ends costs nothing.
- */
-const errors = new WeakMap<object, unknown>();
-
 /** Marks Faultline's own wrappers so that a second patch (ESM and CommonJS) adds no layer. */
 export const CAPTURE_MARK: unique symbol = Symbol.for('faultline.grpc.capture');
-
-export function rememberGrpcError(span: object, err: unknown): void {
-  // The first error wins: a stream's later 'error' (after cancel) must not replace the cause.
-  if (err != null && !errors.has(span)) errors.set(span, err);
-}
-
-export function takeGrpcError(span: object): unknown {
-  const err = errors.get(span);
-  if (err !== undefined) errors.delete(span);
-  return err;
-}
 
 /**
  * The instrumentation's span of this very call: it is the active span while the wrapped method
