@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
-import { type FixtureResult, type PreloadMode, runFixture } from './helpers/run-fixture.js';
+import { bothWaysRuns, type FixtureResult, runBareAndPreloaded } from './helpers/run-fixture.js';
 import { CLIENT, envelopeOf, STATUS_ERROR } from './helpers/spans.js';
 import { closedPortUrl } from './helpers/upstream.js';
 
-const RUNS: { mode: Exclude<PreloadMode, 'none'>; fixture: 'grpc-calls.mjs' | 'grpc-calls.cjs' }[] = [
-  { mode: 'import', fixture: 'grpc-calls.mjs' },
-  { mode: 'require', fixture: 'grpc-calls.mjs' },
-  { mode: 'import', fixture: 'grpc-calls.cjs' },
-  { mode: 'require', fixture: 'grpc-calls.cjs' },
-];
+const RUNS = bothWaysRuns('grpc-calls.mjs', 'grpc-calls.cjs');
 
 const METHOD = 'grpc.fl_h14.Payments/Charge';
 
@@ -37,14 +32,7 @@ describe.concurrent.each(RUNS)('generated gRPC client under --$mode with $fixtur
     // The closed port is a gRPC target: host:port, no scheme.
     const closed = new URL(await closedPortUrl()).host;
     const env = { CLOSED_ADDRESS: closed, OTEL_SERVICE_NAME: `fl-h14-${run.mode}` };
-    [bare, preloaded] = await Promise.all([
-      runFixture({ fixture: run.fixture, mode: 'none', env }),
-      runFixture({
-        fixture: run.fixture,
-        mode: run.mode,
-        env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
-      }),
-    ]);
+    [bare, preloaded] = await runBareAndPreloaded(run, env, receiver.url);
     clients = grpcClientSpans(receiver.spans);
   });
 

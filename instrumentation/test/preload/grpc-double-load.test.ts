@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
-import { type FixtureResult, type PreloadMode, runFixture } from './helpers/run-fixture.js';
+import { type FixtureResult, type PreloadMode, runBareAndPreloaded } from './helpers/run-fixture.js';
 import { CLIENT, envelopeOf, SERVER, STATUS_ERROR } from './helpers/spans.js';
 
 /** Each fixture reaches @grpc/grpc-js through these views (see grpc-double-core.cjs). */
@@ -30,15 +30,8 @@ describe.concurrent.each(RUNS)(
 
     beforeAll(async () => {
       receiver = await startOtlpReceiver();
-      const env = { OTEL_SERVICE_NAME: `fl-grpc-double-${run.mode}`, FL_NOCAP: '1' };
-      [bare, preloaded] = await Promise.all([
-        runFixture({ fixture: run.fixture, mode: 'none', env }),
-        runFixture({
-          fixture: run.fixture,
-          mode: run.mode,
-          env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
-        }),
-      ]);
+      const env = { OTEL_SERVICE_NAME: `fl-grpc-double-${run.mode}` };
+      [bare, preloaded] = await runBareAndPreloaded(run, env, receiver.url);
       spans = receiver.spans.filter((s) => s.attributes['rpc.system'] === 'grpc');
     });
 

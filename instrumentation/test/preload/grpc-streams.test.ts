@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
-import { type FixtureResult, type PreloadMode, runFixture } from './helpers/run-fixture.js';
+import { bothWaysRuns, type FixtureResult, runBareAndPreloaded } from './helpers/run-fixture.js';
 import { CLIENT, envelopeOf, SERVER, STATUS_ERROR } from './helpers/spans.js';
 
-const RUNS: { mode: Exclude<PreloadMode, 'none'>; fixture: 'grpc-streams.mjs' | 'grpc-streams.cjs' }[] = [
-  { mode: 'import', fixture: 'grpc-streams.mjs' },
-  { mode: 'require', fixture: 'grpc-streams.mjs' },
-  { mode: 'import', fixture: 'grpc-streams.cjs' },
-  { mode: 'require', fixture: 'grpc-streams.cjs' },
-];
+const RUNS = bothWaysRuns('grpc-streams.mjs', 'grpc-streams.cjs');
 
 /** What the application printed, without the preload: the preloaded run must print the same. */
 const APP_OUTPUT = [
@@ -107,15 +102,8 @@ describe.concurrent.each(RUNS)('gRPC streaming calls under --$mode with $fixture
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    const env = { OTEL_SERVICE_NAME: `fl-grpc-streams-${run.mode}`, FL_NOCAP: '1' };
-    [bare, preloaded] = await Promise.all([
-      runFixture({ fixture: run.fixture, mode: 'none', env }),
-      runFixture({
-        fixture: run.fixture,
-        mode: run.mode,
-        env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
-      }),
-    ]);
+    const env = { OTEL_SERVICE_NAME: `fl-grpc-streams-${run.mode}` };
+    [bare, preloaded] = await runBareAndPreloaded(run, env, receiver.url);
     spans = receiver.spans.filter((s) => s.attributes['rpc.system'] === 'grpc');
   });
 

@@ -2,15 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
-import { type FixtureResult, type PreloadMode, runFixture } from './helpers/run-fixture.js';
+import { bothWaysRuns, type FixtureResult, runBareAndPreloaded } from './helpers/run-fixture.js';
 import { dbClientSpans, envelopeOf, STATUS_ERROR } from './helpers/spans.js';
 
-const RUNS: { mode: Exclude<PreloadMode, 'none'>; fixture: 'ioredis-errors.mjs' | 'ioredis-errors.cjs' }[] = [
-  { mode: 'import', fixture: 'ioredis-errors.mjs' },
-  { mode: 'require', fixture: 'ioredis-errors.mjs' },
-  { mode: 'import', fixture: 'ioredis-errors.cjs' },
-  { mode: 'require', fixture: 'ioredis-errors.cjs' },
-];
+const RUNS = bothWaysRuns('ioredis-errors.mjs', 'ioredis-errors.cjs');
 
 const PASSWORD = 'fl-ior-Auth-pw-7731';
 
@@ -80,14 +75,7 @@ describe.concurrent.each(RUNS)('ioredis against Redis under --$mode with $fixtur
     receiver = await startOtlpReceiver();
     proxy = await startRecordingProxy(receiver.url);
     const env = { IOREDIS_PASSWORD: PASSWORD, OTEL_SERVICE_NAME: `fl-ior-${run.mode}` };
-    [bare, preloaded] = await Promise.all([
-      runFixture({ fixture: run.fixture, mode: 'none', env }),
-      runFixture({
-        fixture: run.fixture,
-        mode: run.mode,
-        env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: proxy.url },
-      }),
-    ]);
+    [bare, preloaded] = await runBareAndPreloaded(run, env, proxy.url);
     spans = dbClientSpans(receiver.spans, 'redis');
   });
 

@@ -3,7 +3,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeFromSpan } from '../../src/preload/fallback-envelope.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
-import { type FixtureResult, type PreloadMode, runFixture } from './helpers/run-fixture.js';
+import { bothWaysRuns, type FixtureResult, runBareAndPreloaded } from './helpers/run-fixture.js';
 import { dbClientSpans, envelopeOf, STATUS_ERROR } from './helpers/spans.js';
 
 interface TdsServer {
@@ -15,12 +15,7 @@ const { startTdsServer } = require('../fixtures/tds-server/server.cjs') as {
   startTdsServer(options: { userName: string; password: string }): Promise<TdsServer>;
 };
 
-const RUNS: { mode: Exclude<PreloadMode, 'none'>; fixture: 'tedious-calls.mjs' | 'tedious-calls.cjs' }[] = [
-  { mode: 'import', fixture: 'tedious-calls.mjs' },
-  { mode: 'require', fixture: 'tedious-calls.mjs' },
-  { mode: 'import', fixture: 'tedious-calls.cjs' },
-  { mode: 'require', fixture: 'tedious-calls.cjs' },
-];
+const RUNS = bothWaysRuns('tedious-calls.mjs', 'tedious-calls.cjs');
 
 const PASSWORD = 'fl-h16-Tds-pw-5521';
 const WRONG_PASSWORD = 'fl-h16-wrong-pw-9034';
@@ -66,14 +61,7 @@ describe.concurrent.each(RUNS)('tedious against the TDS mock under --$mode with 
       TDS_WRONG_PASSWORD: WRONG_PASSWORD,
       OTEL_SERVICE_NAME: `fl-h16-tedious-${run.mode}`,
     };
-    [bare, preloaded] = await Promise.all([
-      runFixture({ fixture: run.fixture, mode: 'none', env }),
-      runFixture({
-        fixture: run.fixture,
-        mode: run.mode,
-        env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
-      }),
-    ]);
+    [bare, preloaded] = await runBareAndPreloaded(run, env, receiver.url);
     spans = dbClientSpans(receiver.spans, 'microsoft.sql_server');
   });
 

@@ -87,3 +87,38 @@ export async function startService(options: FixtureOptions): Promise<RunningServ
     },
   };
 }
+
+/** A fixture under one preload flag; the matrix of both flags over both module flavours. */
+export interface FixtureRun<F extends string = string> {
+  mode: Exclude<PreloadMode, 'none'>;
+  fixture: F;
+}
+
+/** `--import` and `--require`, each with the ESM and the CommonJS flavour of a fixture. */
+export function bothWaysRuns<F extends string>(esm: F, cjs: F): FixtureRun<F>[] {
+  return [
+    { mode: 'import', fixture: esm },
+    { mode: 'require', fixture: esm },
+    { mode: 'import', fixture: cjs },
+    { mode: 'require', fixture: cjs },
+  ];
+}
+
+/**
+ * The same fixture without the preload and under it (exporting to `endpoint`), side by side, so a
+ * test can assert the application's own output and exit code are unchanged.
+ */
+export function runBareAndPreloaded(
+  run: FixtureRun,
+  env: Record<string, string>,
+  endpoint: string,
+): Promise<[FixtureResult, FixtureResult]> {
+  return Promise.all([
+    runFixture({ fixture: run.fixture, mode: 'none', env }),
+    runFixture({
+      fixture: run.fixture,
+      mode: run.mode,
+      env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: endpoint },
+    }),
+  ]);
+}
