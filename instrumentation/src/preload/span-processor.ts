@@ -11,6 +11,7 @@ import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base'
 import {
   ATTR_ATTEMPT,
   ATTR_CLASS,
+  ATTR_CODE,
   ATTR_CORRELATION_ID,
   ATTR_MISROUTED_RETRY,
   ATTR_RETRYABLE,
@@ -120,7 +121,8 @@ export class FaultlineSpanProcessor implements SpanProcessor {
    * (success, retryable or unclassified failure) clears it, since a retry after it is legitimate.
    */
   private rememberOutcome(span: ReadableSpan, attrs: Attributes): void {
-    const failedForGood = attrs[ATTR_RETRYABLE] === false;
+    const failedForGood =
+      attrs[ATTR_RETRYABLE] === false && !CALLER_STOPPED.has(String(attrs[ATTR_CODE] ?? ''));
     if (this.nested.has(span) || (!failedForGood && this.state.misrouted.size === 0)) return;
     const key = operationKey(attrs);
     if (!key) return;
@@ -154,6 +156,13 @@ export class FaultlineSpanProcessor implements SpanProcessor {
     return Promise.resolve();
   }
 }
+
+/**
+ * Envelope codes of calls the caller itself stopped (an AbortSignal, a gRPC `call.cancel()`, a
+ * cancelled SQL Server request): not retryable, yet calling again is the caller's new decision,
+ * not a retry the envelope advised against.
+ */
+const CALLER_STOPPED = new Set(['ABORT_ERR', 'CANCELLED', 'ECANCEL', 'ECANCELLED']);
 
 /** The envelope as written on the span, read back so a refused repeat can answer with it. */
 function envelopeOf(span: ReadableSpan): Envelope {

@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises';
 import { context, type Span, SpanKind, trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
@@ -5,8 +6,10 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { classifyError } from '../../src/error/classify-error.js';
 import { readConfig } from '../../src/preload/config.js';
 import { createPreloadState } from '../../src/preload/preload-state.js';
+import { setEnvelope } from '../../src/preload/span-envelope.js';
 import { FaultlineSpanProcessor } from '../../src/preload/span-processor.js';
 
 /** The real SDK and the real span processor; spans are shaped as the HTTP instrumentation makes them. */
@@ -65,6 +68,31 @@ describe('which repeats are misrouted retries', () => {
       [503, false],
       [400, false],
       [200, true],
+      [200, false],
+    ]);
+  });
+
+  it('never marks a call the caller itself aborted, then made again', async () => {
+    // Node's own AbortError (code ABORT_ERR), as an aborted fetch or http request ends with.
+    const aborted = await setTimeout(1, null, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    const request = tracer().startSpan('GET /search', { kind: SpanKind.SERVER });
+    const ctx = trace.setSpan(context.active(), request);
+    const first = tracer().startSpan(
+      'POST',
+      { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'url.full': url } },
+      ctx,
+    );
+    setEnvelope(first, classifyError(aborted, { source: 'http' }));
+    first.end();
+    call(200, request);
+    request.end();
+    const [abortedSpan] = exporter.getFinishedSpans().filter((s) => s.attributes['url.full'] === url);
+    expect(abortedSpan?.attributes).toMatchObject({
+      'faultline.code': 'ABORT_ERR',
+      'faultline.retryable': false,
+    });
+    expect(marks()).toEqual([
+      [undefined, false],
       [200, false],
     ]);
   });
