@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
 
@@ -14,6 +14,19 @@ export interface ReceivedSpan {
   /** OTLP enum: 0 unset, 1 ok, 2 error. */
   statusCode: number;
   attributes: Record<string, unknown>;
+  /** Attributes of the resource the span was exported under (service.name, OTEL_RESOURCE_ATTRIBUTES, …). */
+  resource: Record<string, unknown>;
+  /** Name of the instrumentation scope that made the span, e.g. `@opentelemetry/instrumentation-http`. */
+  scope: string;
+}
+
+/** One export request as the collector would see it: where it was sent, with which headers. */
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The encoded payload, to prove what was (not) sent whatever the encoding. */
+  body: Buffer;
+  spans: ReceivedSpan[];
 }
 
 /** The subset of opentelemetry/proto/collector/trace/v1 this receiver decodes. */
@@ -44,7 +57,13 @@ const root = protobuf.Root.fromJSON({
         status: { type: 'Status', id: 15 },
       },
     },
-    ScopeSpans: { fields: { spans: { rule: 'repeated', type: 'Span', id: 2 } } },
+    InstrumentationScope: { fields: { name: { type: 'string', id: 1 } } },
+    ScopeSpans: {
+      fields: {
+        scope: { type: 'InstrumentationScope', id: 1 },
+        spans: { rule: 'repeated', type: 'Span', id: 2 },
+      },
+    },
     ResourceSpans: {
       fields: {
         resource: { type: 'Resource', id: 1 },
@@ -84,7 +103,10 @@ interface WireSpan {
   status?: { code?: number };
 }
 interface WireRequest {
-  resourceSpans?: { resource?: { attributes?: WireKeyValue[] }; scopeSpans?: { spans?: WireSpan[] }[] }[];
+  resourceSpans?: {
+    resource?: { attributes?: WireKeyValue[] };
+    scopeSpans?: { scope?: { name?: string }; spans?: WireSpan[] }[];
+  }[];
 }
 
 function anyValue(v: WireValue | undefined): unknown {
@@ -118,6 +140,8 @@ function flatten(request: WireRequest): ReceivedSpan[] {
           kind: span.kind ?? 0,
           statusCode: span.status?.code ?? 0,
           attributes: Object.fromEntries((span.attributes ?? []).map((kv) => [kv.key, anyValue(kv.value)])),
+          resource,
+          scope: ss.scope?.name ?? '',
         });
       }
     }
@@ -131,12 +155,15 @@ export interface OtlpReceiver {
   spans: ReceivedSpan[];
   /** Content types of the export requests received, to prove which encoding was used. */
   contentTypes: string[];
+  /** Every export request in arrival order, undecodable ones included (with no spans). */
+  requests: ReceivedRequest[];
   close(): Promise<void>;
 }
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const contentTypes: string[] = [];
+  const requests: ReceivedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -144,16 +171,19 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       const body = Buffer.concat(chunks);
       const type = String(req.headers['content-type'] ?? '');
       contentTypes.push(type);
+      const request: ReceivedRequest = { path: req.url ?? '', headers: req.headers, body, spans: [] };
+      requests.push(request);
       try {
         if (type.includes('json')) {
-          spans.push(...flatten(JSON.parse(body.toString('utf8')) as WireRequest));
+          request.spans = flatten(JSON.parse(body.toString('utf8')) as WireRequest);
         } else {
           const decoded = ExportRequest.toObject(ExportRequest.decode(body), {
             bytes: String,
             longs: Number,
           }) as WireRequest;
-          spans.push(...flatten(hexIds(decoded)));
+          request.spans = flatten(hexIds(decoded));
         }
+        spans.push(...request.spans);
         res.writeHead(200, { 'content-type': type || 'application/x-protobuf' }).end();
       } catch (err) {
         res.writeHead(400).end(String(err));
@@ -166,6 +196,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     spans,
     contentTypes,
+    requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
