@@ -107,7 +107,22 @@ const batch1: SpanSpec[] = [
     durationMs: 10,
   },
 ];
+// One workflow whose two batches straddle 00:00 UTC, so its partial rows land in two day partitions.
+const wfMidnight = 'h11-wf-midnight';
+const MIDNIGHT = -9 * 3600; // seconds from T0 (09:00) back to 00:00 UTC of the same day
+const midnightSpan = (at: number, id: string): SpanSpec => ({
+  at: MIDNIGHT * 1000 + at,
+  service: 'checkout',
+  name: 'GET /stock',
+  kind: 'Client',
+  trace: '9'.repeat(32),
+  id,
+  correlationId: wfMidnight,
+  durationMs: 10,
+});
+batch1.push(midnightSpan(-1000, 'm1'));
 const batch2: SpanSpec[] = [
+  midnightSpan(1000, 'm2'),
   {
     at: 0,
     service: 'checkout',
@@ -154,11 +169,56 @@ const batch2: SpanSpec[] = [
   },
 ];
 
+// Retry chains 20 minutes later, outside the workflow range above: two chains in one trace and
+// service (told apart by span name), a failure nobody retried, and a retry whose first attempt
+// succeeded (successes are not in retry_attempts, so it follows nothing).
+const T_RETRY = 1_200_000;
+const retryFrom = T0 + 1140;
+const retryTo = T0 + 1800;
+const TRACE_D = 'd'.repeat(32);
+const retrySpan = (s: Omit<SpanSpec, 'service' | 'kind' | 'correlationId'> & { correlationId?: string }) =>
+  ({ service: 'checkout', kind: 'Client', correlationId: 'h11-wf-d', ...s, at: T_RETRY + s.at }) as SpanSpec;
+const transient = { class: 'transient', source: 'http', code: '503' };
+const rateLimit = { class: 'rate_limit', source: 'http', code: '429' };
+const batch3: SpanSpec[] = [
+  retrySpan({ at: 0, name: 'GET /stock', trace: TRACE_D, id: 'd1', durationMs: 100, envelope: transient }),
+  retrySpan({ at: 50, name: 'POST /charge', trace: TRACE_D, id: 'd2', durationMs: 10, envelope: rateLimit }),
+  retrySpan({ at: 300, name: 'GET /stock', trace: TRACE_D, id: 'd3', durationMs: 20, attempt: 2 }),
+  retrySpan({
+    at: 2060,
+    name: 'POST /charge',
+    trace: TRACE_D,
+    id: 'd4',
+    durationMs: 10,
+    attempt: 2,
+    envelope: rateLimit,
+  }),
+  retrySpan({ at: 3000, name: 'POST /charge', trace: TRACE_D, id: 'd5', durationMs: 30, attempt: 3 }),
+  retrySpan({
+    at: 500,
+    name: 'GET /stock',
+    trace: 'e'.repeat(32),
+    id: 'e1',
+    correlationId: 'h11-wf-e',
+    durationMs: 10,
+    envelope: transient,
+  }),
+  retrySpan({
+    at: 1000,
+    name: 'GET /stock',
+    trace: 'f'.repeat(32),
+    id: 'f1',
+    correlationId: 'h11-wf-f',
+    durationMs: 5,
+    attempt: 2,
+  }),
+];
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'faultline-h11-rollups-'));
   const { openStore } = await import('@faultline/collector');
   store = await openStore({ dataDir });
-  for (const batch of [batch1, batch2]) {
+  for (const batch of [batch1, batch2, batch3]) {
     await store.client.insert({ table: 'otel_traces', values: batch.map(row), format: 'JSONEachRow' });
   }
 });
@@ -217,9 +277,31 @@ describe('workflows_rollup via dashboard_workflows', () => {
       limit: 10,
     });
     expect(onlyInventory.map((r) => r.correlation_id)).toEqual([wfA]);
+    const [onlyPayments] = await named('workflows_summary', { from, to, service: 'payments' });
+    expect(onlyPayments).toMatchObject({ workflows: 2, failed_workflows: 1, total_steps: 4 });
+    expect(await named('workflows_summary', { from, to, service: 'no-such-service' })).toMatchObject([
+      { workflows: 0 },
+    ]);
     // A workflow that started before the range is not counted in it.
     const later = await named('workflows_summary', { from: T0 + 4, to, service: '' });
     expect(later[0]).toMatchObject({ workflows: 2 });
+    // Nor listed, even though one of its partial rows (batch 1, from +1 s) starts inside the range:
+    // the range applies to the merged workflow, only the key filter may run before the merge.
+    const afterStart = await named('workflows_recent', {
+      from: T0 + 1,
+      to,
+      service: '',
+      failed_only: false,
+      limit: 10,
+    });
+    expect(afterStart.map((r) => r.correlation_id).sort()).toEqual([wfB, wfC]);
+  });
+  it('merges partial rows from two day partitions: a workflow counts once, on the day it started', async () => {
+    const aroundMidnight = { from: T0 + MIDNIGHT - 60, to: T0 + MIDNIGHT + 60, service: '' };
+    const [both] = await named('workflows_summary', aroundMidnight);
+    expect(both).toMatchObject({ workflows: 1, total_steps: 2 });
+    const [secondDay] = await named('workflows_summary', { ...aroundMidnight, from: T0 + MIDNIGHT });
+    expect(secondDay).toMatchObject({ workflows: 0 });
   });
 });
 
@@ -247,6 +329,39 @@ describe('retry_attempts', () => {
         // Attempt 1 ended at +1.1 s, attempt 2 started at +2.0 s.
         wait_ns: 900000000,
         retry_duration_ns: 50000000,
+      },
+    ]);
+  });
+
+  it('follows each chain of one trace and service by span name, and ignores failures nobody retried', async () => {
+    const rows = await named('retries_by_class', { from: retryFrom, to: retryTo, service: '', source: '' });
+    expect(rows).toEqual([
+      {
+        after_class: 'rate_limit',
+        retries: 2,
+        succeeded: 1,
+        max_attempt: 3,
+        // d2 ended at +60 ms, d4 started at +2060; d4 ended at +2070, d5 started at +3000.
+        wait_ns: 2930000000,
+        retry_duration_ns: 40000000,
+      },
+      // f1 follows no recorded attempt: not e1, a failure of the same call in another trace.
+      {
+        after_class: 'after success',
+        retries: 1,
+        succeeded: 1,
+        max_attempt: 2,
+        wait_ns: 0,
+        retry_duration_ns: 5000000,
+      },
+      // d3 follows d1 (ended at +100 ms), not d2 of the same trace and service.
+      {
+        after_class: 'transient',
+        retries: 1,
+        succeeded: 1,
+        max_attempt: 2,
+        wait_ns: 200000000,
+        retry_duration_ns: 20000000,
       },
     ]);
   });

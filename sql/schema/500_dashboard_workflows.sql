@@ -14,6 +14,12 @@ CREATE TABLE IF NOT EXISTS workflows_rollup (
     ended_ns SimpleAggregateFunction(max, UInt64) CODEC(T64, ZSTD(1)),
     -- Concatenated, deduplicated on read: a workflow touches a handful of services.
     service_set SimpleAggregateFunction(groupArrayArray, Array(String)),
+    -- The same services as 64-bit hashes, for the service filter: numbers read and compare cheaper
+    -- than strings, and a hash stands for its name as workflow_key does for the correlation id.
+    -- Computed on insert from service_set, so every writer of otel_traces fills it; partial rows
+    -- concatenate both arrays alike.
+    service_keys SimpleAggregateFunction(groupArrayArray, Array(UInt64))
+        MATERIALIZED arrayMap(s -> cityHash64(s), service_set),
     step_count SimpleAggregateFunction(sum, UInt64),
     failed_step_count SimpleAggregateFunction(sum, UInt64),
     failure_count SimpleAggregateFunction(sum, UInt64),
@@ -31,6 +37,11 @@ CREATE TABLE IF NOT EXISTS workflows_rollup (
 PARTITION BY toDate(started_at)
 ORDER BY workflow_key
 SETTINGS ttl_only_drop_parts = 1;
+
+-- A table created before service_keys existed gets it here; its older parts compute it on read.
+ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS service_keys
+    SimpleAggregateFunction(groupArrayArray, Array(UInt64))
+    MATERIALIZED arrayMap(s -> cityHash64(s), service_set) AFTER service_set;
 
 -- A step is an outbound call that is not a retry (attempt 1). A workflow failed when its root server
 -- span ended in Error; without a recorded root, when its last outbound call failed.
@@ -67,6 +78,13 @@ GROUP BY workflow_key;
 --   SELECT * FROM dashboard_workflows(from = '2026-01-31 09:00:00', to = '2026-01-31 10:00:00', service = '')
 -- FINAL merges a workflow's partial rows by sort key, a streaming merge that at 2M workflows costs
 -- about half of a GROUP BY hash table; the WHERE then sees each workflow whole.
+-- FINAL reads only what a query uses; with optimize_move_to_prewhere_if_final only conditions on
+-- the sort key move to PREWHERE (a workflow's partial rows pass or fail them together), so a
+-- caller's `workflow_key IN (…)` reads just those workflows' rows before the merge instead of
+-- merging every row of the granules they share. The time range stays after the merge: a partial
+-- row may start inside the range while its workflow started before it (test/workflow-rollups).
+-- FINAL still merges across day partitions (do_not_merge_across_partitions_select_final would
+-- count a workflow whose batches straddle 00:00 UTC once per day).
 CREATE OR REPLACE VIEW dashboard_workflows AS
 SELECT
     workflow_key,
@@ -87,4 +105,5 @@ SELECT
     toBool(if(root_count > 0, root_error_count > 0, last_call % 2 = 1)) AS failed
 FROM workflows_rollup FINAL
 WHERE started_at >= {from:DateTime} AND started_at < {to:DateTime}
-  AND ({service:String} = '' OR has(service_set, {service:String}));
+  AND ({service:String} = '' OR has(service_keys, cityHash64({service:String})))
+SETTINGS optimize_move_to_prewhere_if_final = 1;

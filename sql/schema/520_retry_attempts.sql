@@ -15,11 +15,19 @@ CREATE TABLE IF NOT EXISTS retry_attempts (
     code LowCardinality(String),
     attempt UInt16,
     misrouted_retry Bool,
-    correlation_id String CODEC(ZSTD(1))
+    correlation_id String CODEC(ZSTD(1)),
+    -- One number per (trace, service, span name), the group in which a retry's previous attempt is
+    -- looked up: partitioning a window by it never reads the 32-character trace ids. A 64-bit hash
+    -- stands for the group as workflow_key does for a correlation id.
+    attempt_key UInt64 MATERIALIZED cityHash64(TraceId, ServiceName, SpanName)
 ) ENGINE = MergeTree()
 PARTITION BY toDate(Timestamp)
 ORDER BY (ServiceName, Timestamp)
 SETTINGS ttl_only_drop_parts = 1;
+
+-- A table created before attempt_key existed gets it here; its older parts compute it on read.
+ALTER TABLE retry_attempts ADD COLUMN IF NOT EXISTS attempt_key UInt64
+    MATERIALIZED cityHash64(TraceId, ServiceName, SpanName);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS retry_attempts_mv TO retry_attempts AS
 WITH

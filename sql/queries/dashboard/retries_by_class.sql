@@ -1,5 +1,5 @@
 -- name: retries_by_class
--- description: Retries grouped by the class of the failure that triggered them: how many, how many succeeded, the highest attempt, and the time spent waiting between the failed call's end and the retry's start. The previous attempt is the preceding failed or retried call with the same trace, service and span name (from the retry_attempts table).
+-- description: Retries grouped by the class of the failure that triggered them: how many, how many succeeded, the highest attempt, and the time spent waiting between the failed call's end and the retry's start. The previous attempt is the preceding failed or retried call with the same trace, service and span name (from the retry_attempts table, grouped by attempt_key, the 64-bit hash of those three, as workflows are by the hash of their correlation id).
 SELECT
   if(prev_class = '', 'after success', prev_class) AS after_class,
   count() AS retries,
@@ -20,11 +20,12 @@ FROM (
     AND SpanKind != 'Server'
     AND ({service:String} = '' OR ServiceName = {service:String})
     AND ({source:String} = '' OR source = {source:String})
-    AND TraceId IN (
-      SELECT TraceId FROM retry_attempts
+    -- Only groups with a retry in range can yield a row: drop the rest before sorting.
+    AND attempt_key IN (
+      SELECT attempt_key FROM retry_attempts
       WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime} AND attempt > 1
     )
-  WINDOW w AS (PARTITION BY TraceId, ServiceName, SpanName ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+  WINDOW w AS (PARTITION BY attempt_key ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 )
 WHERE attempt > 1
 GROUP BY after_class
