@@ -11,6 +11,7 @@ import OpenAI from 'openai';
 import pg from 'pg';
 import { RequestError } from 'tedious';
 import { errors } from 'undici';
+import { measureRate } from './measure-rate.mjs';
 
 const pgError = (code, message) =>
   Object.assign(new pg.DatabaseError(message, 100, 'error'), { severity: 'ERROR', code, routine: 'x' });
@@ -60,28 +61,10 @@ const other = [
 
 const unknown = [new Error('something odd'), 'a thrown string', null, { reason: 'plain object' }];
 
-function measure(name, set, ctx, ms = 1500) {
-  let sink = 0;
-  for (let i = 0; i < 50_000; i++) sink += classifyError(set[i % set.length], ctx).retryable ? 1 : 0; // warm-up
-  let calls = 0;
-  const start = process.hrtime.bigint();
-  const cpuStart = process.cpuUsage();
-  const budget = BigInt(ms) * 1_000_000n;
-  let elapsed = 0n;
-  while (elapsed < budget) {
-    for (let i = 0; i < 10_000; i++)
-      sink += classifyError(set[(calls + i) % set.length], ctx).retryable ? 1 : 0;
-    calls += 10_000;
-    elapsed = process.hrtime.bigint() - start;
-  }
-  const cpu = process.cpuUsage(cpuStart);
-  const perSec = Math.round(calls / (Number(elapsed) / 1e9));
-  // Calls per second of this process's CPU time: the one-core figure, robust to other load on the machine.
-  const perCpuSec = Math.round(calls / ((cpu.user + cpu.system) / 1e6));
-  console.log(
-    `classifyError ${name.padEnd(34)} ${perSec.toLocaleString('en-US').padStart(11)} calls/s wall, ${perCpuSec.toLocaleString('en-US').padStart(11)} calls/s CPU  (${set.length} shapes, sink ${sink > 0})`,
+function measure(name, set, ctx) {
+  return measureRate(`classifyError ${name.padEnd(34)}`, set, (err) =>
+    classifyError(err, ctx).retryable ? 1 : 0,
   );
-  return { perSec, perCpuSec };
 }
 
 const mixed = [...db, ...other, ...unknown];

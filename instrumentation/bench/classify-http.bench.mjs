@@ -2,6 +2,7 @@
 // Imports the BUILT package: run `npm run build -w @faultline/instrumentation` first.
 // Prints calls/s for the whole mix and for its failure-only and success-only parts.
 import { classifyHttpResponse } from '@faultline/instrumentation';
+import { measureRate } from './measure-rate.mjs';
 
 const future = String(Math.floor(Date.now() / 1000) + 60);
 
@@ -141,27 +142,8 @@ const successes = [
 /** One classification; the envelope, raw included, is fully built on return. */
 const classifyOnly = (res) => (classifyHttpResponse(res) === null ? 0 : 1);
 
-function measure(name, set, call = classifyOnly, ms = 1500) {
-  let sink = 0;
-  for (let i = 0; i < 50_000; i++) sink += call(set[i % set.length]); // warm-up
-  let calls = 0;
-  const cpuStart = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  const budget = BigInt(ms) * 1_000_000n;
-  let elapsed = 0n;
-  while (elapsed < budget) {
-    for (let i = 0; i < 10_000; i++) sink += call(set[(calls + i) % set.length]);
-    calls += 10_000;
-    elapsed = process.hrtime.bigint() - start;
-  }
-  const cpu = process.cpuUsage(cpuStart);
-  const perSec = Math.round(calls / (Number(elapsed) / 1e9));
-  // Calls per second of this thread's CPU time: the one-core figure, robust to other load on the machine.
-  const perCpuSec = Math.round(calls / ((cpu.user + cpu.system) / 1e6));
-  console.log(
-    `classifyHttpResponse ${name.padEnd(30)} ${perSec.toLocaleString('en-US').padStart(11)} calls/s wall, ${perCpuSec.toLocaleString('en-US').padStart(11)} calls/s CPU  (${set.length} shapes, sink ${sink > 0})`,
-  );
-  return perCpuSec;
+function measure(name, set, call = classifyOnly) {
+  return measureRate(`classifyHttpResponse ${name.padEnd(30)}`, set, call).perCpuSec;
 }
 
 const mixed = [...failures, ...silent, ...successes];
