@@ -201,9 +201,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
       try {
         body = serializeRows(rows);
       } catch (err) {
-        return Promise.reject(
-          new TypeError(`rows must be JSON-serializable TraceRow objects: ${String(err)}`),
-        );
+        return Promise.reject(err);
       }
       // Checked after serializing: the bytes are only known then. The body is garbage right away.
       if (memoryBytes + body.length > o.maxQueueBytes) {

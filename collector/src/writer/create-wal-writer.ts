@@ -199,9 +199,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
       try {
         body = serializeRows(rows);
       } catch (err) {
-        return Promise.reject(
-          new TypeError(`rows must be JSON-serializable TraceRow objects: ${String(err)}`),
-        );
+        return Promise.reject(err);
       }
       if (group.bytes + body.length > o.maxQueueBytes) {
         return refuse(

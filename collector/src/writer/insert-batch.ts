@@ -6,12 +6,19 @@ import type { TraceRow } from '../types.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{1,100}$/;
 
-/** Rows → a JSONEachRow body (one JSON object per line), the form both inserted and spooled. */
+/**
+ * Rows → a JSONEachRow body (one JSON object per line), the form both inserted and spooled.
+ * Throws a TypeError naming the contract when a row cannot be serialized (a BigInt, a cycle).
+ */
 export function serializeRows(rows: readonly TraceRow[]): string {
   // One join instead of a rope of 2n concatenations: a flat string in one allocation, which the
   // insert's Buffer.from then encodes without flattening first.
   const lines = new Array<string>(rows.length + 1);
-  for (let i = 0; i < rows.length; i++) lines[i] = JSON.stringify(rows[i]);
+  try {
+    for (let i = 0; i < rows.length; i++) lines[i] = JSON.stringify(rows[i]);
+  } catch (err) {
+    throw new TypeError(`rows must be JSON-serializable TraceRow objects: ${String(err)}`);
+  }
   lines[rows.length] = '';
   return lines.join('\n');
 }

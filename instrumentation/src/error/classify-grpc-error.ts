@@ -1,3 +1,4 @@
+import { retryAfterFrom } from '../http/headers.js';
 import type { ClassifyContext, ErrorClass } from '../types.js';
 import { read, readNumber, readString } from './safe-read.js';
 import type { Verdict } from './verdict.js';
@@ -36,18 +37,27 @@ function isMessageSizeLimit(details: string): boolean {
   );
 }
 
-/** The server's pushback (gRPC retry design A6), in seconds. */
+/**
+ * The server's wait, in seconds: its pushback (gRPC retry design A6), else the HTTP header names
+ * (`retry-after-ms`, `retry-after`) that servers behind HTTP-minded proxies send as trailers.
+ */
 function pushbackSeconds(metadata: unknown): number | null {
+  const pushback = trailer(metadata, 'grpc-retry-pushback-ms');
+  const ms = pushback === undefined ? Number.NaN : Number(pushback);
+  if (Number.isFinite(ms) && ms >= 0) return ms / 1000;
+  return retryAfterFrom((name) => trailer(metadata, name));
+}
+
+/** grpc-js Metadata#get returns an array; Connect's Headers#get a string. Only a string counts. */
+function trailer(metadata: unknown, name: string): string | undefined {
   const get = read(metadata, 'get');
-  if (typeof get !== 'function') return null;
+  if (typeof get !== 'function') return undefined;
   try {
-    const values = get.call(metadata, 'grpc-retry-pushback-ms');
-    // grpc-js Metadata#get returns an array; Connect's Headers#get a string.
+    const values = get.call(metadata, name) as unknown;
     const first = Array.isArray(values) ? values[0] : values;
-    const ms = typeof first === 'string' ? Number(first) : Number.NaN;
-    return Number.isFinite(ms) && ms >= 0 ? ms / 1000 : null;
+    return typeof first === 'string' ? first : undefined;
   } catch {
-    return null;
+    return undefined;
   }
 }
 

@@ -1,6 +1,5 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { classifyError } from '../error/classify-error.js';
-import { retryAfterFrom } from '../http/headers.js';
 import type { ClassifyContext, Envelope } from '../types.js';
 import { takeSpanError } from './span-errors.js';
 
@@ -16,21 +15,14 @@ interface GrpcStatusView {
 
 /**
  * The envelope of a gRPC span whose error a capture hook reached, else null (the span-attribute
- * fallback then applies). The message is the server's details text: the code is already `code`,
- * and grpc-js's "14 UNAVAILABLE: …" prefix would only repeat it.
+ * fallback then applies).
  */
 export function grpcEnvelopeOf(span: ReadableSpan, ctx: ClassifyContext): Envelope | null {
   const err = takeSpanError(span);
   if (err === undefined) return null;
-  const view = statusView(err);
-  const envelope = classifyError(view, ctx);
-  if (envelope.retryable && envelope.retry_after === null) {
-    // grpc-retry-pushback-ms (gRFC A6) is the classifier's; servers behind HTTP-minded proxies
-    // send the HTTP header's name in the trailers instead.
-    const after = retryAfterFrom((name) => trailer(view.metadata, name));
-    if (after !== null) envelope.retry_after = after;
-  }
-  return envelope;
+  // The classifier reads the wait from the trailers (pushback, retry-after) and takes details as
+  // the message.
+  return classifyError(statusView(err), ctx);
 }
 
 /**
@@ -47,20 +39,7 @@ function statusView(err: unknown): GrpcStatusView {
     name: typeof e.name === 'string' ? e.name : 'Error',
     code: valid ? (e.code as number) : STATUS_UNKNOWN,
     details,
-    message: details || message,
+    message,
     metadata: e.metadata,
   };
-}
-
-/** grpc-js Metadata#get returns an array of values; only the first string one counts. */
-function trailer(metadata: unknown, name: string): string | undefined {
-  const get = (metadata as { get?: unknown } | null | undefined)?.get;
-  if (typeof get !== 'function') return undefined;
-  try {
-    const values = get.call(metadata, name) as unknown;
-    const first = Array.isArray(values) ? values[0] : values;
-    return typeof first === 'string' ? first : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -44,6 +44,15 @@ describe('classifyError: gRPC (@grpc/grpc-js callErrorFromStatus)', () => {
     expect(classifyError(grpcError(status.UNAVAILABLE, 'down', md))).toMatchObject({ retry_after: 1.5 });
   });
 
+  it('reads a retry-after trailer when the server sends no pushback', () => {
+    const md = new Metadata();
+    md.set('retry-after', '3');
+    expect(classifyError(grpcError(status.RESOURCE_EXHAUSTED, 'slow down', md))).toMatchObject({
+      class: 'rate_limit',
+      retry_after: 3,
+    });
+  });
+
   it('treats an oversized message (RESOURCE_EXHAUSTED) as validation, not a rate limit', () => {
     const err = grpcError(
       status.RESOURCE_EXHAUSTED,
