@@ -21,6 +21,10 @@ CREATE TABLE IF NOT EXISTS failures (
     raw String CODEC(ZSTD(3)),
     attempt UInt16,
     misrouted_retry Bool,
+    -- true when the preload saw a failure below this span in its own process first (a server span
+    -- that failed because a call inside it failed). Echoes across services are decided at read time
+    -- by first_hand_failures (030), from the trace's parent/child links.
+    propagated Bool DEFAULT false,
     INDEX idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1,
     INDEX idx_correlation_id correlation_id TYPE bloom_filter(0.001) GRANULARITY 1
 ) ENGINE = MergeTree()
@@ -29,16 +33,22 @@ ORDER BY (class, source, ServiceName, Timestamp)
 SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
 
 ALTER TABLE failures MODIFY SETTING non_replicated_deduplication_window = 1000;
+ALTER TABLE failures ADD COLUMN IF NOT EXISTS propagated Bool DEFAULT false AFTER misrouted_retry;
 
 -- Attribute values arrive stringified: booleans as 'true'/'false', numbers in decimal.
 -- retry_after stays NULL unless it parses to a finite number; attempt defaults to 1.
-CREATE MATERIALIZED VIEW IF NOT EXISTS failures_mv TO failures AS
+-- Spans that are not calls of their own (faultline_call_role, 005) never become failure rows: a
+-- transport request's envelope already informs its SDK operation's, and a successful checkout has
+-- no failure to record. The _v2 views replace the first release's (dropped here), which counted
+-- every classified span and numbered attempts only inside withRetry.
+DROP VIEW IF EXISTS failures_mv;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS failures_mv_v2 TO failures AS
 SELECT
     Timestamp,
     ServiceName,
     SpanName,
-    -- Older exporter releases write 'SPAN_KIND_CLIENT'; store the 'Client' form the dashboard reads.
-    if(startsWith(otel_traces.SpanKind, 'SPAN_KIND_'), initcap(substring(otel_traces.SpanKind, 11)), otel_traces.SpanKind) AS SpanKind,
+    faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
     TraceId,
     SpanId,
     ParentSpanId,
@@ -52,7 +62,40 @@ SELECT
        toFloat64OrNull(SpanAttributes['faultline.retry_after']), NULL) AS retry_after,
     SpanAttributes['faultline.correlation_id'] AS correlation_id,
     SpanAttributes['faultline.raw'] AS raw,
-    greatest(toUInt16OrZero(SpanAttributes['faultline.attempt']), 1) AS attempt,
-    SpanAttributes['faultline.misrouted_retry'] = 'true' AS misrouted_retry
+    faultline_final_attempt(SpanAttributes) AS attempt,
+    SpanAttributes['faultline.misrouted_retry'] = 'true' AS misrouted_retry,
+    SpanAttributes['faultline.propagated'] = 'true' AS propagated
 FROM otel_traces
-WHERE SpanAttributes['faultline.class'] != '';
+WHERE SpanAttributes['faultline.class'] != ''
+  AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';
+
+-- An SDK operation the library retried internally (faultline.attempts = N) made N attempts on the
+-- wire; attempts 1..N-1 failed (the library retries only after a failure) with the envelope the
+-- preload put under faultline.previous_*. Each becomes a failure row of its own, numbered, so that
+-- every failed attempt is counted once whatever the operation's final outcome.
+CREATE MATERIALIZED VIEW IF NOT EXISTS failures_prior_attempts_mv TO failures AS
+SELECT
+    Timestamp,
+    ServiceName,
+    SpanName,
+    faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
+    TraceId,
+    SpanId,
+    ParentSpanId,
+    toUInt64(0) AS Duration,
+    SpanAttributes['faultline.previous_class'] AS class,
+    SpanAttributes['faultline.source'] AS source,
+    SpanAttributes['faultline.previous_code'] AS code,
+    SpanAttributes['faultline.previous_message'] AS message,
+    true AS retryable,
+    CAST(NULL AS Nullable(Float64)) AS retry_after,
+    SpanAttributes['faultline.correlation_id'] AS correlation_id,
+    '' AS raw,
+    toUInt16(prior_attempt) AS attempt,
+    false AS misrouted_retry,
+    false AS propagated
+FROM otel_traces
+ARRAY JOIN range(1, toUInt32(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100))) AS prior_attempt
+WHERE SpanAttributes['faultline.previous_class'] != ''
+  AND toUInt16OrZero(SpanAttributes['faultline.attempts']) > 1
+  AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';

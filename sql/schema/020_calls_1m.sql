@@ -23,13 +23,17 @@ ALTER TABLE calls_1m MODIFY SETTING non_replicated_deduplication_window = 1000;
 
 -- source: the preload's faultline.source, else derived from semantic-convention attributes so spans
 -- from other instrumentations still count. failures: a classified envelope, or an Error status on a
--- span nobody classified (class '' then marks it as unclassified).
-CREATE MATERIALIZED VIEW IF NOT EXISTS calls_1m_mv TO calls_1m AS
+-- span nobody classified (class '' then marks it as unclassified). Every failure is counted here,
+-- echoes included: this rollup is the denominator (calls); first-hand failures are counted from
+-- first_hand_failures (030). Transport requests and successful checkouts are not calls
+-- (faultline_call_role, 005). The _v2 view replaces the first release's (dropped here).
+DROP VIEW IF EXISTS calls_1m_mv;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS calls_1m_mv_v2 TO calls_1m AS
 SELECT
     toStartOfMinute(Timestamp) AS minute,
     ServiceName,
-    -- Older exporter releases write 'SPAN_KIND_CLIENT' and 'STATUS_CODE_ERROR': normalized here.
-    if(startsWith(otel_traces.SpanKind, 'SPAN_KIND_'), initcap(substring(otel_traces.SpanKind, 11)), otel_traces.SpanKind) AS SpanKind,
+    faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
     multiIf(
         SpanAttributes['faultline.source'] != '', SpanAttributes['faultline.source'],
         mapContains(SpanAttributes, 'db.system.name') OR mapContains(SpanAttributes, 'db.system'), 'db',
@@ -43,9 +47,32 @@ SELECT
     toUInt64(1) AS calls,
     toUInt64(class != '' OR StatusCode IN ('Error', 'STATUS_CODE_ERROR')) AS failures,
     toUInt64(class != '' AND SpanAttributes['faultline.retryable'] = 'true') AS retryable_failures,
-    toUInt64(toUInt16OrZero(SpanAttributes['faultline.attempt']) > 1) AS retries,
+    toUInt64(faultline_final_attempt(SpanAttributes) > 1) AS retries,
     toUInt64(SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
     Duration AS duration_ns_sum
 FROM otel_traces
-WHERE SpanAttributes['faultline.source'] != ''
-   OR otel_traces.SpanKind IN ('Client', 'Server', 'SPAN_KIND_CLIENT', 'SPAN_KIND_SERVER');
+WHERE (SpanAttributes['faultline.source'] != ''
+       OR otel_traces.SpanKind IN ('Client', 'Server', 'SPAN_KIND_CLIENT', 'SPAN_KIND_SERVER'))
+  AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';
+
+-- The earlier attempts of an operation its library retried internally (see failures_prior_attempts_mv):
+-- N-1 calls that failed with the faultline.previous_* envelope, of which attempts 2..N-1 are retries.
+CREATE MATERIALIZED VIEW IF NOT EXISTS calls_1m_prior_attempts_mv TO calls_1m AS
+WITH toUInt64(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100)) AS attempts
+SELECT
+    toStartOfMinute(Timestamp) AS minute,
+    ServiceName,
+    faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
+    SpanAttributes['faultline.source'] AS source,
+    SpanAttributes['faultline.previous_class'] AS class,
+    SpanAttributes['faultline.previous_code'] AS code,
+    attempts - 1 AS calls,
+    attempts - 1 AS failures,
+    attempts - 1 AS retryable_failures,
+    attempts - 2 AS retries,
+    toUInt64(0) AS misrouted,
+    toUInt64(0) AS duration_ns_sum
+FROM otel_traces
+WHERE attempts > 1
+  AND SpanAttributes['faultline.previous_class'] != ''
+  AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';

@@ -43,34 +43,74 @@ ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS service_keys
     SimpleAggregateFunction(groupArrayArray, Array(UInt64))
     MATERIALIZED arrayMap(s -> cityHash64(s), service_set) AFTER service_set;
 
--- A step is an outbound call that is not a retry (attempt 1). A workflow failed when its root server
--- span ended in Error; without a recorded root, when its last outbound call failed.
-CREATE MATERIALIZED VIEW IF NOT EXISTS workflows_rollup_mv TO workflows_rollup AS
+-- The entry service: '0<start ns>\t<service>' for a root server span (no parent), '1<start ns>\t…'
+-- for any other span, so min() picks the root and, without one, the earliest span's service.
+ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS entry SimpleAggregateFunction(min, String) DEFAULT '~';
+-- Per service: logical calls that are a first attempt (the workflow's steps), failed attempts, and
+-- retries. A step fails when its last attempt failed; every retry follows a failed attempt of the
+-- same operation, so a service's failed steps = failed attempts - retries.
+ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS steps_by_service
+    SimpleAggregateFunction(sumMap, Map(String, UInt64));
+ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS failed_attempts_by_service
+    SimpleAggregateFunction(sumMap, Map(String, UInt64));
+ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS retries_by_service
+    SimpleAggregateFunction(sumMap, Map(String, UInt64));
+
+-- A call is a CLIENT (or PRODUCER) span that faultline_call_role counts (005). A workflow failed
+-- when its root server span failed (an envelope or an Error status); without a recorded root, when
+-- its last outbound call failed. The first failure is the failure that ENDED first among those the
+-- preload did not already know to be echoes: an echo ends after the failure it echoes (a caller's
+-- 422 after the callee's 23505), so the earliest end is where the trouble started. An SDK's earlier
+-- internal attempts (faultline.attempts, 005) failed before the operation's own end; their start
+-- time stands for their end. The _v2 view replaces the first release's (dropped here), which took
+-- the earliest START, the entry's own server span.
+DROP VIEW IF EXISTS workflows_rollup_mv;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS workflows_rollup_mv_v2 TO workflows_rollup AS
 WITH
-    if(startsWith(otel_traces.SpanKind, 'SPAN_KIND_'), initcap(substring(otel_traces.SpanKind, 11)), otel_traces.SpanKind) AS kind,
+    faultline_span_kind(otel_traces.SpanKind) AS kind,
     SpanAttributes['faultline.class'] AS class,
-    toUInt16OrZero(SpanAttributes['faultline.attempt']) AS attempt,
-    kind = 'Server' AND ParentSpanId = '' AS is_root
+    -- The first attempt of this span's operation is a repeat of an earlier span: not a new step.
+    greatest(toUInt16OrZero(SpanAttributes['faultline.attempt']),
+             toUInt16OrZero(SpanAttributes['http.request.resend_count']) + 1) > 1 AS repeats_earlier,
+    toUInt64(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100)) AS sdk_attempts,
+    sdk_attempts > 1 AND SpanAttributes['faultline.previous_class'] != '' AS had_prior_failures,
+    -- This span is a retry when it repeats an earlier span; an SDK's own retries happen inside it.
+    toUInt64(repeats_earlier) + if(sdk_attempts > 1, sdk_attempts - 1, 0) AS span_retries,
+    kind IN ('Client', 'Producer') AS is_call,
+    kind = 'Server' AND ParentSpanId = '' AS is_root,
+    class != '' OR StatusCode IN ('Error', 'STATUS_CODE_ERROR') AS span_failed,
+    toString(ServiceName) AS service,
+    toUnixTimestamp64Nano(Timestamp) AS start_ns
 SELECT
     cityHash64(SpanAttributes['faultline.correlation_id']) AS workflow_key,
     any(SpanAttributes['faultline.correlation_id']) AS correlation_id,
     min(Timestamp) AS started_at,
     max(toUnixTimestamp64Nano(Timestamp) + Duration) AS ended_ns,
-    groupUniqArray(toString(ServiceName)) AS service_set,
-    countIf(kind != 'Server' AND attempt <= 1) AS step_count,
-    countIf(kind != 'Server' AND attempt <= 1 AND class != '') AS failed_step_count,
+    groupUniqArray(service) AS service_set,
+    countIf(is_call AND NOT repeats_earlier) AS step_count,
+    countIf(is_call AND NOT repeats_earlier AND class != '') AS failed_step_count,
     countIf(class != '') AS failure_count,
-    countIf(attempt > 1) AS retry_count,
+    sumIf(span_retries, is_call) AS retry_count,
     countIf(SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted_count,
     countIf(is_root) AS root_count,
-    countIf(is_root AND StatusCode IN ('Error', 'STATUS_CODE_ERROR')) AS root_error_count,
-    min(if(class != '',
-        concat(leftPad(toString(toUnixTimestamp64Nano(Timestamp)), 19, '0'), '\t', class, '\t',
-               SpanAttributes['faultline.source'], '\t', SpanAttributes['faultline.code']),
+    countIf(is_root AND span_failed) AS root_error_count,
+    min(multiIf(
+        had_prior_failures,
+            concat(leftPad(toString(start_ns), 19, '0'), '\t', SpanAttributes['faultline.previous_class'], '\t',
+                   SpanAttributes['faultline.source'], '\t', SpanAttributes['faultline.previous_code'], '\t', service),
+        class != '' AND SpanAttributes['faultline.propagated'] != 'true',
+            concat(leftPad(toString(start_ns + Duration), 19, '0'), '\t', class, '\t',
+                   SpanAttributes['faultline.source'], '\t', SpanAttributes['faultline.code'], '\t', service),
         '~')) AS first_failure,
-    max(if(kind != 'Server', toUInt64(toUnixTimestamp64Nano(Timestamp)) * 2 + (class != ''), 0)) AS last_call
+    max(if(is_call, toUInt64(start_ns) * 2 + span_failed, 0)) AS last_call,
+    min(concat(if(is_root, '0', '1'), leftPad(toString(start_ns), 19, '0'), '\t', service)) AS entry,
+    sumMap(map(service, toUInt64(is_call AND NOT repeats_earlier))) AS steps_by_service,
+    sumMap(map(service, toUInt64(is_call) * (toUInt64(class != '') + if(had_prior_failures, sdk_attempts - 1, 0)))) AS failed_attempts_by_service,
+    sumMap(map(service, toUInt64(is_call) * span_retries)) AS retries_by_service
 FROM otel_traces
 WHERE SpanAttributes['faultline.correlation_id'] != ''
+  AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = ''
 GROUP BY workflow_key;
 
 -- The workflows that started in a time range, as a parameterized view so the workflow panels and
@@ -92,15 +132,20 @@ SELECT
     started_at AS started,
     ended_ns - toUnixTimestamp64Nano(started_at) AS duration_ns,
     arraySort(arrayDistinct(service_set)) AS services,
-    step_count AS steps,
-    failed_step_count AS failed_steps,
+    splitByChar('\t', entry) AS entry_parts,
+    if(length(entry_parts) = 2, entry_parts[2], '') AS entry_service,
+    -- Rows written before steps_by_service existed fall back to the workflow-wide counts.
+    if(empty(steps_by_service), step_count, steps_by_service[entry_service]) AS steps,
+    if(empty(steps_by_service), failed_step_count,
+       greatest(toInt64(failed_attempts_by_service[entry_service]) - toInt64(retries_by_service[entry_service]), 0)) AS failed_steps,
     failure_count AS failures,
     retry_count AS retries,
     misrouted_count AS misrouted,
     splitByChar('\t', first_failure) AS first_failure_parts,
-    if(length(first_failure_parts) = 4, first_failure_parts[2], '') AS first_failure_class,
-    if(length(first_failure_parts) = 4, first_failure_parts[3], '') AS first_failure_source,
-    if(length(first_failure_parts) = 4, first_failure_parts[4], '') AS first_failure_code,
+    if(length(first_failure_parts) >= 4, first_failure_parts[2], '') AS first_failure_class,
+    if(length(first_failure_parts) >= 4, first_failure_parts[3], '') AS first_failure_source,
+    if(length(first_failure_parts) >= 4, first_failure_parts[4], '') AS first_failure_code,
+    if(length(first_failure_parts) = 5, first_failure_parts[5], '') AS first_failure_service,
     root_count AS roots,
     toBool(if(root_count > 0, root_error_count > 0, last_call % 2 = 1)) AS failed
 FROM workflows_rollup FINAL

@@ -29,10 +29,19 @@ SETTINGS ttl_only_drop_parts = 1;
 ALTER TABLE retry_attempts ADD COLUMN IF NOT EXISTS attempt_key UInt64
     MATERIALIZED cityHash64(TraceId, ServiceName, SpanName);
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS retry_attempts_mv TO retry_attempts AS
+-- The class of the failed attempt a retry followed, as the preload recorded it on the retry
+-- (faultline.previous_class): the operation's own history, not a guess from neighbouring rows.
+ALTER TABLE retry_attempts ADD COLUMN IF NOT EXISTS previous_class LowCardinality(String) AFTER code;
+
+-- Attempts are numbered by faultline_final_attempt (005): identical repeats of a failed call, an
+-- SDK's own retries, http.request.resend_count. Transport requests and checkouts are not calls.
+-- The _v2 view replaces the first release's (dropped here), which knew only withRetry's attempts.
+DROP VIEW IF EXISTS retry_attempts_mv;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS retry_attempts_mv_v2 TO retry_attempts AS
 WITH
-    if(startsWith(otel_traces.SpanKind, 'SPAN_KIND_'), initcap(substring(otel_traces.SpanKind, 11)), otel_traces.SpanKind) AS kind,
-    greatest(toUInt16OrZero(SpanAttributes['faultline.attempt']), 1) AS attempt_n,
+    faultline_span_kind(otel_traces.SpanKind) AS kind,
+    faultline_final_attempt(SpanAttributes) AS attempt_n,
     SpanAttributes['faultline.misrouted_retry'] = 'true' AS misrouted
 SELECT
     Timestamp,
@@ -44,8 +53,33 @@ SELECT
     SpanAttributes['faultline.source'] AS source,
     SpanAttributes['faultline.class'] AS class,
     SpanAttributes['faultline.code'] AS code,
+    SpanAttributes['faultline.previous_class'] AS previous_class,
     attempt_n AS attempt,
     misrouted AS misrouted_retry,
     SpanAttributes['faultline.correlation_id'] AS correlation_id
 FROM otel_traces
-WHERE (kind != 'Server' AND (SpanAttributes['faultline.class'] != '' OR attempt_n > 1)) OR misrouted;
+WHERE ((kind != 'Server' AND (SpanAttributes['faultline.class'] != '' OR attempt_n > 1)) OR misrouted)
+  AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';
+
+-- An SDK's internal attempts 2..N-1 (faultline.attempts = N): retries that failed again with the
+-- faultline.previous_* envelope, inside the operation's span (its row above is attempt N).
+CREATE MATERIALIZED VIEW IF NOT EXISTS retry_attempts_prior_mv TO retry_attempts AS
+SELECT
+    Timestamp,
+    ServiceName,
+    SpanName,
+    faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
+    TraceId,
+    toUInt64(0) AS Duration,
+    SpanAttributes['faultline.source'] AS source,
+    SpanAttributes['faultline.previous_class'] AS class,
+    SpanAttributes['faultline.previous_code'] AS code,
+    SpanAttributes['faultline.previous_class'] AS previous_class,
+    toUInt16(prior_attempt) AS attempt,
+    false AS misrouted_retry,
+    SpanAttributes['faultline.correlation_id'] AS correlation_id
+FROM otel_traces
+ARRAY JOIN range(2, toUInt32(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100))) AS prior_attempt
+WHERE SpanAttributes['faultline.previous_class'] != ''
+  AND toUInt16OrZero(SpanAttributes['faultline.attempts']) > 2
+  AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';

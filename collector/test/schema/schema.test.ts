@@ -1,7 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applySchema } from '../../src/store/apply-schema.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -9,21 +8,8 @@ import { resolveSqlDir } from '../../src/store/sql-dir.js';
 import { parseTtlDays } from '../../src/store/ttl-days.js';
 import type { Store, TraceRow } from '../../src/types.js';
 import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
+import { EXPORTER_COLUMNS, insertAsExporter } from './exporter-insert.js';
 import { dateTime64, makeFailureRow, makeRow } from './trace-row-fixture.js';
-
-// The exporter's 22 columns, positional, from sql/compat (the SQL stays in sql/).
-const EXPORTER_INSERT = readFileSync(join(resolveSqlDir(), 'compat', 'exporter_traces_insert.sql'), 'utf8')
-  .split('\n')
-  .filter((l) => !l.startsWith('--'))
-  .join('\n')
-  .trim();
-const EXPORTER_COLUMNS = EXPORTER_INSERT.slice(EXPORTER_INSERT.indexOf('(') + 1, EXPORTER_INSERT.indexOf(')'))
-  .split(',')
-  .map((c) => c.trim());
-
-function positional(row: TraceRow): unknown[] {
-  return EXPORTER_COLUMNS.map((c) => row[c as keyof TraceRow]);
-}
 
 let dir: string;
 let store: Store;
@@ -84,10 +70,7 @@ beforeAll(async () => {
       SpanAttributes: { 'rpc.system': 'grpc' },
     }),
   ];
-  await store.client.exec({
-    query: EXPORTER_INSERT,
-    values: Readable.from([batch.map((r) => JSON.stringify(positional(r))).join('\n')]),
-  });
+  await insertAsExporter(store, batch);
 });
 
 afterAll(async () => {
@@ -289,11 +272,13 @@ describe('schema files', () => {
 
   it('apply again in order without error or data change (idempotent)', async () => {
     const files = await applySchema(store.client, resolveSqlDir(), { ttlDays: 7 });
-    expect(files.slice(0, 4)).toEqual([
+    expect(files.slice(0, 6)).toEqual([
       '001_otel_traces.sql',
       '002_otel_traces_trace_id_ts.sql',
+      '005_functions.sql',
       '010_failures.sql',
       '020_calls_1m.sql',
+      '030_first_hand_failures.sql',
     ]);
     const [n] = await rows<{ n: number }>('SELECT count() AS n FROM otel_traces');
     expect(n!.n).toBe(6);

@@ -1,0 +1,26 @@
+-- Each failure counted once, where it happened. A failure row is an echo (propagated) when a deeper
+-- failure of the same request explains it:
+--   * the preload saw a failure below it in its own process first (failures.propagated), or
+--   * it is a CLIENT span whose instrumented callee failed: a SERVER span with ParentSpanId = its
+--     SpanId in the same trace is a failure row (the callee's own rows then say where it happened), or
+--   * it is a SERVER or INTERNAL span one of whose children failed (a call inside it failed).
+-- A CLIENT span's CLIENT children are its transport and never become failure rows (005), so an SDK
+-- operation stays first-hand. Decided when read, not when written, because the spans of one trace
+-- arrive from several services in any order: a callee's span that arrives late turns its caller's
+-- failure into an echo from then on, and a callee that never reports (not instrumented, or lost)
+-- leaves the caller's failure first-hand. Children are looked up one hour either side of the range,
+-- so a failure near its edge still finds its callee.
+--   SELECT class, source, count() FROM first_hand_failures(from = '2026-01-31 09:00:00', to = '2026-01-31 10:00:00') GROUP BY ALL
+CREATE OR REPLACE VIEW first_hand_failures AS
+SELECT *
+FROM failures
+WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+  AND NOT propagated
+  AND NOT (SpanKind = 'Client' AND (TraceId, SpanId) IN (
+      SELECT TraceId, ParentSpanId FROM failures
+      WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR
+        AND SpanKind = 'Server' AND ParentSpanId != ''))
+  AND NOT (SpanKind IN ('Server', 'Internal') AND (TraceId, SpanId) IN (
+      SELECT TraceId, ParentSpanId FROM failures
+      WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR
+        AND ParentSpanId != ''));
