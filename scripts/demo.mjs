@@ -7,13 +7,15 @@
 //   --duration  seconds to run (default: until Ctrl-C)
 //   --rate      workflows started per second (default 4)
 //   --otlp      the collector's OTLP/HTTP base URL (default $OTEL_EXPORTER_OTLP_ENDPOINT or http://127.0.0.1:4318)
-// Prints `demo: sent N workflows (correlation ids demo-<run>-1…N)` at the end.
+// Prints `demo: sent N workflows (correlation ids demo-<run>-1…N)` at the end, then the scenario mix
+// it ran and what the dashboard should show for it (from the hand-written expectations in
+// demo/scenarios.mjs): first-hand failures by class × source, logical calls and retries.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createFixtures } from './demo/fixtures.mjs';
-import { SCENARIOS, scenarioCycle } from './demo/scenarios.mjs';
+import { DEMO_SERVICES, expectedTotals, SCENARIOS, scenarioCycle } from './demo/scenarios.mjs';
 import { startUpstream } from './demo/upstream-server.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -151,6 +153,7 @@ process.on('SIGINT', () => {
 
 let sent = 0;
 const outcomes = { ok: 0, failed: 0 };
+const ran = {};
 try {
   const [inventory, payments] = await Promise.all([startService('inventory'), startService('payments')]);
   const checkout = await startService('checkout', { INVENTORY_URL: inventory, PAYMENTS_URL: payments });
@@ -165,6 +168,7 @@ try {
   while (!stopping && Date.now() - started < duration * 1000) {
     const n = ++sent;
     const scenario = cycle[(n - 1) % cycle.length];
+    ran[scenario] = (ran[scenario] ?? 0) + 1;
     const correlationId = `demo-${runId}-${n}`;
     const call = fetch(`${checkout}/checkout`, {
       method: 'POST',
@@ -191,3 +195,24 @@ await stopAll();
 console.log(
   `demo: sent ${sent} workflows (correlation ids demo-${runId}-1…${sent}): ${outcomes.ok} succeeded, ${outcomes.failed} failed`,
 );
+printExpected();
+
+/** The run's own numbers, so a person can hold the Overview against them. */
+function printExpected() {
+  const expected = expectedTotals(ran);
+  const mix = SCENARIOS.filter((s) => ran[s.name]).map((s) => `${s.name} ${ran[s.name]}`);
+  console.log(`demo: scenarios ran: ${mix.join(', ')}`);
+  console.log(`demo: expected failed workflows: ${expected.failedWorkflows}`);
+  console.log('demo: expected first-hand failures by class × source (the Overview matrix):');
+  const cells = Object.entries(expected.failures).sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]));
+  for (const [cell, n] of cells) {
+    const [cls, source] = cell.split('/');
+    console.log(`demo:   ${`${cls} × ${source}`.padEnd(24)} ${n}`);
+  }
+  const failures = cells.reduce((s, [, n]) => s + n, 0);
+  const calls = DEMO_SERVICES.reduce((s, name) => s + expected.calls[name], 0);
+  const perService = DEMO_SERVICES.map((name) => `${name} ${expected.calls[name]}`).join(', ');
+  console.log(
+    `demo: expected totals: ${failures} first-hand failures, ${calls} logical calls (${perService}), ${expected.retries} retries`,
+  );
+}

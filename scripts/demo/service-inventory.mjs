@@ -1,35 +1,13 @@
 // Demo service "inventory": PostgreSQL (orders, stock) and Redis (reservations). Run under the
 // preload by scripts/demo.mjs.
-import { withRetry } from '@faultline/instrumentation';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { deadlockThenRetry } from './deadlock.mjs';
 import { PG, REDIS_URL } from './fixtures.mjs';
 import { StepFailed, serve, statusForError } from './service-runtime.mjs';
 
 const pool = new pg.Pool({ ...PG, max: 6 });
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-
-/** A real deadlock: two transactions lock two rows in opposite order; PostgreSQL aborts one (40P01). */
-async function deadlock(a, b) {
-  const [c1, c2] = [await pool.connect(), await pool.connect()];
-  try {
-    await c1.query('BEGIN');
-    await c2.query('BEGIN');
-    await c1.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [a]);
-    await c2.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [b]);
-    const results = await Promise.allSettled([
-      c1.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [b]),
-      c2.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [a]),
-    ]);
-    await c1.query('ROLLBACK');
-    await c2.query('ROLLBACK');
-    const failed = results.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
-  } finally {
-    c1.release();
-    c2.release();
-  }
-}
 
 async function step(fn, system) {
   try {
@@ -57,15 +35,12 @@ serve(
           ]),
         'postgresql',
       );
+      // stock_deadlock: a real deadlock, then withRetry runs the aborted statement again.
       await step(
         () =>
-          withRetry(
-            async ({ attempt }) => {
-              if (scenario === 'stock_deadlock' && attempt === 1) await deadlock(a, b);
-              else await pool.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [a]);
-            },
-            { classify: { system: 'postgresql' } },
-          ),
+          scenario === 'stock_deadlock'
+            ? deadlockThenRetry(pg, PG, 'fl_demo_stock', [a, b])
+            : pool.query('UPDATE fl_demo_stock SET n = n - 1 WHERE id = $1', [a]),
         'postgresql',
       );
       const key = `fl_demo:reservation:${order}`;

@@ -1,5 +1,6 @@
 // Demo service "payments": the upstream charge API through withRetry, a MariaDB ledger, and the
-// AWS SDK (DynamoDB) against the local AWS-compatible endpoint. Run under the preload.
+// AWS SDK (DynamoDB, with its own retries) against the local AWS-compatible endpoint. Run under the
+// preload.
 import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { withRetry } from '@faultline/instrumentation';
 import mysql from 'mysql2/promise';
@@ -13,8 +14,8 @@ const dynamo = new DynamoDBClient({
   region: 'us-east-1',
   // A local fake endpoint: placeholder credentials, never real ones.
   credentials: { accessKeyId: 'FLDEMOACCESSKEY', secretAccessKey: 'fl-demo-placeholder' },
-  // withRetry decides about retries, not the SDK's own retry loop.
-  maxAttempts: 1,
+  // The SDK's own retry loop: a throttled PutItem is retried by the SDK, not by withRetry.
+  maxAttempts: 3,
 });
 
 const CHARGE_FAULTS = {
@@ -70,9 +71,7 @@ serve(
       }
       const table = scenario === 'dynamo_throttled' ? 'fl_demo_throttled' : 'fl_demo_payments';
       await step('receipt', () =>
-        withRetry(() => dynamo.send(new PutItemCommand({ TableName: table, Item: { id: { S: order } } })), {
-          classify: { source: 'sdk' },
-        }),
+        dynamo.send(new PutItemCommand({ TableName: table, Item: { id: { S: order } } })),
       );
       return { ok: true, charge: charge.id };
     },

@@ -1,5 +1,6 @@
 // The local upstream the demo services call: an HTTP API that injects the failure a request asks
-// for (`?fault=429&times=1&key=…` fails the first `times` calls for that key, then succeeds), and
+// for (`?fault=429&times=1&key=…` fails the first `times` calls for that key, then succeeds;
+// `fault=ok_false` answers 200 {"ok":false,…} chunked), and
 // a DynamoDB-compatible endpoint answering in AWS's JSON error format, so the real AWS SDK raises
 // its real ThrottlingException.
 import { createServer } from 'node:http';
@@ -45,11 +46,13 @@ export async function startUpstream() {
       const times = Number(url.searchParams.get('times') ?? 1_000_000);
       const key = `${url.pathname}|${url.searchParams.get('key') ?? ''}`;
       if (fault && shouldFail(key, times)) {
-        if (fault === 'ok_false')
-          return send(res, 200, {
-            ok: false,
-            error: { code: 'card_declined', message: 'Your card was declined' },
-          });
+        if (fault === 'ok_false') {
+          // Two writes before end(): sent chunked, without Content-Length, as streaming APIs do.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write('{"ok":false,');
+          res.end('"error":{"code":"card_declined","message":"Your card was declined"}}');
+          return;
+        }
         const status = Number(fault);
         return send(
           res,
@@ -79,7 +82,11 @@ export async function startUpstream() {
           __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException',
           message: 'Rate of requests exceeds the allowed throughput.',
         },
-        { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': `demo-${Date.now()}` },
+        {
+          'content-type': 'application/x-amz-json-1.0',
+          'x-amzn-requestid': `demo-${Date.now()}`,
+          'x-amzn-errortype': 'ThrottlingException',
+        },
       );
     }
     send(

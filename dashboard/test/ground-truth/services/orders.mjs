@@ -1,9 +1,9 @@
 // Ground-truth service "orders": PostgreSQL, MariaDB, Redis and the upstream stock API. Each
 // scenario makes exactly the calls ../scenario.ts counts for it; keep the two in step.
-import { withRetry } from '@faultline/instrumentation';
 import { Redis } from 'ioredis';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
+import { deadlockThenRetry } from '../../../../scripts/demo/deadlock.mjs';
 import { MARIADB, PG, REDIS_URL } from '../../../../scripts/demo/fixtures.mjs';
 import { StepFailed, serve } from '../../../../scripts/demo/service-runtime.mjs';
 
@@ -17,46 +17,6 @@ await new Promise((ok, ko) => redis.once('ready', ok).once('error', ko));
 
 const INSERT_ORDER = 'INSERT INTO fl_gt_orders (id) VALUES ($1)';
 const INSERT_LEDGER = 'INSERT INTO fl_gt_ledger (id, amount) VALUES (?, ?)';
-// Distinct texts for the two sides of the deadlock, so "the same statement again" means c1's.
-const TAKE = 'UPDATE fl_gt_stock SET n = n - 1 WHERE id = $1';
-const GIVE = 'UPDATE fl_gt_stock SET n = n + 1 WHERE id = $1';
-
-/**
- * A real deadlock with a known victim: c1 checks for deadlocks after 100 ms, c2 only after 10 s,
- * so PostgreSQL aborts c1's statement (40P01). 8 statements; then c1 runs its statement again.
- */
-async function deadlockThenRetry(order) {
-  const [a, b] = [`${order}:a`, `${order}:b`];
-  const c1 = new pg.Client({ ...PG, options: '-c deadlock_timeout=100' });
-  const c2 = new pg.Client({ ...PG, options: '-c deadlock_timeout=10000' });
-  await c1.connect();
-  await c2.connect();
-  try {
-    await withRetry(
-      async ({ attempt }) => {
-        if (attempt > 1) return c1.query(TAKE, [b]);
-        await c1.query('BEGIN');
-        await c2.query('BEGIN');
-        await c1.query(TAKE, [a]);
-        await c2.query(GIVE, [b]);
-        const waiting = c2.query(GIVE, [a]); // waits for c1's lock on a
-        const failed = await c1.query(TAKE, [b]).then(
-          () => null,
-          (err) => err,
-        ); // cycle: 40P01
-        await c1.query('ROLLBACK');
-        await waiting;
-        await c2.query('ROLLBACK');
-        if (failed) throw failed;
-        throw new Error('expected PostgreSQL to abort c1 with a deadlock');
-      },
-      { classify: { system: 'postgresql' } },
-    );
-  } finally {
-    await c1.end();
-    await c2.end();
-  }
-}
 
 const SCENARIOS = {
   all_ok: async (order) => {
@@ -72,7 +32,8 @@ const SCENARIOS = {
       throw new StepFailed(422, { reason: 'order exists' });
     }
   },
-  pg_deadlock: deadlockThenRetry,
+  // 8 statements (one fails with 40P01), then the failed one again: see scripts/demo/deadlock.mjs.
+  pg_deadlock: (order) => deadlockThenRetry(pg, PG, 'fl_gt_stock', [`${order}:a`, `${order}:b`]),
   mariadb_dup: async (order) => {
     await ledger.query(INSERT_LEDGER, [order, 1200]);
     try {

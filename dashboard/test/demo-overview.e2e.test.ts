@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { waitForInserted } from '@faultline/collector';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMatrix, readNumber } from './ground-truth/page-numbers';
+import { ARTIFACTS, launchChromium } from './support/browser';
+import { type FaultlineProcess, ROOT, startFaultline } from './support/faultline-process';
+
+// `npm run demo` prints what the Overview should show for the scenarios it ran (hand-written per
+// scenario in scripts/demo/scenarios.mjs). A person compares the two by eye; this test does it.
+
+interface DemoPrinted {
+  matrix: Record<string, number>;
+  failures: number;
+  calls: number;
+  retries: number;
+}
+
+/** Parses the lines `printExpected()` in scripts/demo.mjs writes. */
+function parseDemoOutput(out: string): DemoPrinted {
+  const matrix: Record<string, number> = {};
+  for (const m of out.matchAll(/^demo: {3}(\S+) × (\S+) +(\d+)$/gm)) matrix[`${m[1]}/${m[2]}`] = Number(m[3]);
+  const totals =
+    /^demo: expected totals: (\d+) first-hand failures, (\d+) logical calls \([^)]*\), (\d+) retries$/m.exec(
+      out,
+    );
+  if (!totals) throw new Error(`the demo printed no expected totals:\n${out}`);
+  return { matrix, failures: Number(totals[1]), calls: Number(totals[2]), retries: Number(totals[3]) };
+}
+
+function runDemo(otlpUrl: string): Promise<string> {
+  return new Promise((ok, ko) => {
+    const child = spawn(
+      process.execPath,
+      ['scripts/demo.mjs', '--duration', '6', '--rate', '5', '--otlp', otlpUrl, '--quiet'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, OTEL_BSP_SCHEDULE_DELAY: '300' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += String(d);
+    });
+    child.stderr?.on('data', (d) => {
+      out += String(d);
+    });
+    child.once('exit', (code) => (code === 0 ? ok(out) : ko(new Error(`demo exited with ${code}:\n${out}`))));
+  });
+}
+
+let app: FaultlineProcess;
+let printed: DemoPrinted;
+let browser: { context: BrowserContext; close(): Promise<void> };
+let page: Page;
+let fromS: number;
+let toS: number;
+
+beforeAll(async () => {
+  const startS = Math.floor(Date.now() / 1000);
+  app = await startFaultline();
+  printed = parseDemoOutput(await runDemo(app.otlpUrl));
+  // The demo stopped its services (they flush on SIGTERM): wait until every span is stored.
+  await waitForInserted(app.otlpUrl);
+  fromS = Math.floor(startS / 60) * 60 - 60;
+  toS = Math.ceil((Date.now() / 1000 + 60) / 60) * 60;
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('npm run demo against the Overview', () => {
+  it('printed a matrix with every class', () => {
+    const classes = new Set(Object.keys(printed.matrix).map((k) => k.split('/')[0]));
+    expect([...classes].sort()).toEqual([
+      'authentication',
+      'permanent',
+      'rate_limit',
+      'transient',
+      'validation',
+    ]);
+  });
+
+  it('shows the class × source matrix the demo printed, and its total', async () => {
+    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}`);
+    await page.getByTestId('headline').waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'demo-overview.png'), fullPage: true });
+    expect(await readMatrix(page)).toEqual(printed.matrix);
+    expect(await readNumber(page, 'total-failures')).toBe(printed.failures);
+  });
+
+  it('shows the logical calls the demo printed', async () => {
+    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}`);
+    expect(await readNumber(page, 'total-calls')).toBe(printed.calls);
+  });
+
+  it('shows the retries the demo printed', async () => {
+    await page.goto(`${app.dashboardUrl}/retries?from=${fromS}&to=${toS}`);
+    expect(await readNumber(page, 'retries-total')).toBe(printed.retries);
+  });
+});
