@@ -99,8 +99,9 @@ describe('overview', () => {
     expect(await readNumber(page, 'total-calls')).toBe(TOTALS.totalCalls);
   });
 
+  // The budget's outbound-calls SLI (?sli=calls) is the one whose rows are logical calls.
   it('shows per service: calls, first-hand failures and propagated echoes (caller faults included)', async () => {
-    await page.goto(`${app.dashboardUrl}/?${range()}&caller_faults=include`);
+    await page.goto(`${app.dashboardUrl}/?${range()}&sli=calls&caller_faults=include`);
     await page.locator('[data-testid="budget-table"] tr[data-service]').first().waitFor();
     await shot('ground-truth-budget-include');
     const expected = Object.fromEntries(
@@ -113,7 +114,7 @@ describe('overview', () => {
   });
 
   it('leaves validation (caller faults) out of the budget by default', async () => {
-    await page.goto(`${app.dashboardUrl}/?${range()}`);
+    await page.goto(`${app.dashboardUrl}/?${range()}&sli=calls`);
     await page.locator('[data-testid="budget-table"] tr[data-service]').first().waitFor();
     const budget = await readBudget(page);
     const shown = Object.fromEntries(

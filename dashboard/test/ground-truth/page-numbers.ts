@@ -17,7 +17,9 @@ async function count(locator: Locator): Promise<number> {
 export async function readMatrix(page: Page): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const cell of await page.locator('[data-testid="matrix"] td[data-class][data-source]').all()) {
-    const n = firstCount(await cell.textContent());
+    // The count itself when the cell marks it (it also shows shares), else the cell's first number.
+    const marked = cell.getByTestId('matrix-count');
+    const n = firstCount(await ((await marked.count()) ? marked.first() : cell).textContent());
     if (n > 0) out[`${await cell.getAttribute('data-class')}/${await cell.getAttribute('data-source')}`] = n;
   }
   return out;
@@ -25,8 +27,14 @@ export async function readMatrix(page: Page): Promise<Record<string, number>> {
 
 export async function readHeadline(page: Page): Promise<{ class: string; source: string; failures: number }> {
   const headline = page.getByTestId('headline');
+  const cls = headline.getByTestId('headline-class');
+  // The class is shown as a badge (swatch + glyph + name) that names it in data-class.
+  const badge = cls.locator('[data-class]');
+  const className = (await badge.count())
+    ? await badge.first().getAttribute('data-class')
+    : await cls.textContent({ timeout: 5000 });
   return {
-    class: ((await headline.getByTestId('headline-class').textContent({ timeout: 5000 })) ?? '').trim(),
+    class: (className ?? '').trim(),
     source: ((await headline.getByTestId('headline-source').textContent({ timeout: 5000 })) ?? '').trim(),
     failures: await count(headline.getByTestId('headline-failures')),
   };
