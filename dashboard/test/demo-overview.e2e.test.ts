@@ -87,8 +87,9 @@ describe('npm run demo against the Overview', () => {
     ]);
   });
 
+  // caller_faults=include: the printed total counts validation too.
   it('shows the class × source matrix the demo printed, and its total', async () => {
-    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}`);
+    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}&caller_faults=include`);
     await page.getByTestId('headline').waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'demo-overview.png'), fullPage: true });
     expect(await readMatrix(page)).toEqual(printed.matrix);

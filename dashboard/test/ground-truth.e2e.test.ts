@@ -77,6 +77,9 @@ describe('the fixture', () => {
     }
     expect(sum(Object.values(TOTALS.calls))).toBe(TOTALS.totalCalls);
     expect(sum(Object.values(TOTALS.matrix))).toBe(TOTALS.totalFirstHand);
+    expect(sum(Object.values(TOTALS.firstHandWithoutValidation))).toBe(
+      TOTALS.totalFirstHandWithoutValidation,
+    );
     expect(sum(Object.values(TOTALS.codes))).toBe(TOTALS.totalFirstHand);
     expect(sum(Object.values(TOTALS.firstFailures))).toBe(TOTALS.failedRequests);
     expect(sum(REQUESTS.map((r) => r.retries))).toBe(TOTALS.retries);
@@ -85,12 +88,20 @@ describe('the fixture', () => {
 });
 
 describe('overview', () => {
-  it('shows first-hand failures by class × source, their total and the top pair', async () => {
+  it('shows first-hand failures by class × source and the top pair', async () => {
     await page.goto(`${app.dashboardUrl}/?${range()}`);
     await page.getByTestId('headline').waitFor();
     await shot('ground-truth-overview');
     expect(await readMatrix(page)).toEqual(TOTALS.matrix);
+    expect(await readHeadline(page)).toEqual(TOTALS.headline);
+  });
+
+  it('totals the first-hand failures it counts: without caller faults by default, all with them', async () => {
+    await page.goto(`${app.dashboardUrl}/?${range()}`);
+    expect(await readNumber(page, 'total-failures')).toBe(TOTALS.totalFirstHandWithoutValidation);
+    await page.goto(`${app.dashboardUrl}/?${range()}&caller_faults=include`);
     expect(await readNumber(page, 'total-failures')).toBe(TOTALS.totalFirstHand);
+    expect(await readMatrix(page)).toEqual(TOTALS.matrix);
     expect(await readHeadline(page)).toEqual(TOTALS.headline);
   });
 

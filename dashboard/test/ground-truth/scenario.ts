@@ -242,6 +242,7 @@ export const TOTALS = {
   // The same without validation (caller faults), the budget's default: orders 40P01 + 6×503 = 7;
   // billing ThrottlingException + card_declined = 2; edge 0.
   firstHandWithoutValidation: { edge: 0, orders: 7, billing: 2 },
+  totalFirstHandWithoutValidation: 9, // 0 + 7 + 2
   // edge: client + server span for each of req 2, 5, 7, 9 = 8; orders: server span of req 2 and 5;
   // billing: server span of req 7 and 9.
   propagated: { edge: 8, orders: 2, billing: 2 },
