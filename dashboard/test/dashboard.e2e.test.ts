@@ -90,7 +90,9 @@ afterAll(async () => {
 
 describe('overview', () => {
   it('shows the same failures per class and source, and calls per service, as SQL over the raw tables', async () => {
-    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}`);
+    // The outbound-calls SLI with caller faults counted: then the budget table is every first-hand
+    // failure of every logical call, which call_counts recounts from the raw spans.
+    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}&sli=calls&caller_faults=include`);
     await page.locator('[data-testid="matrix"]').waitFor();
     const shown = await overviewMatrix();
     const expected = await sqlMatrix({ service: '', source: '' });
@@ -119,16 +121,20 @@ describe('overview', () => {
         calls.map((r) => [r.service, { calls: Number(r.calls), failures: Number(r.failures) }]),
       ),
     );
+    // The headline counts every first-hand failure, server spans' own rejections too.
     const totalFailures = parseCount(await page.getByTestId('total-failures').textContent());
-    expect(totalFailures).toBe([...budget.values()].reduce((s, b) => s + b.failures, 0));
+    expect(totalFailures).toBe([...expected.values()].reduce((s, n) => s + n, 0));
     await expect(page.getByTestId('headline').textContent()).resolves.toMatch(
-      /consumed \d+(\.\d)?% of the error budget/,
+      /eat the most budget .*first-hand failures/,
     );
 
-    // Top codes come from the failure_codes_1m rollup: each shown count equals the raw failures rows.
+    // Top codes: each shown count equals the raw first-hand failure rows of that service and code.
     const topCodes = new Map<string, number>();
     for (const row of await page.getByTestId('top-code').all()) {
-      topCodes.set((await row.getAttribute('data-key'))!, Number(await row.getAttribute('data-failures')));
+      topCodes.set(
+        `${await row.getAttribute('data-service')}:${await row.getAttribute('data-key')}`,
+        Number(await row.getAttribute('data-failures')),
+      );
     }
     const codes = await namedQuery(app.dashboardUrl, 'dashboard/failure_codes', {
       from: fromS,
@@ -137,7 +143,9 @@ describe('overview', () => {
       source: '',
     });
     expect(topCodes.size).toBe(Math.min(15, codes.length));
-    const rawByKey = new Map(codes.map((r) => [`${r.class}/${r.source}/${r.code}`, Number(r.failures)]));
+    const rawByKey = new Map(
+      codes.map((r) => [`${r.service}:${r.class}/${r.source}/${r.code}`, Number(r.failures)]),
+    );
     for (const [key, n] of topCodes) expect(n).toBe(rawByKey.get(key));
     // Ties at the cut may pick different codes, never different counts.
     expect([...topCodes.values()]).toEqual(codes.slice(0, topCodes.size).map((r) => Number(r.failures)));
@@ -145,7 +153,7 @@ describe('overview', () => {
   });
 
   it('narrows every number when a service or a source filter is chosen, and keeps the filter in the URL', async () => {
-    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}`);
+    await page.goto(`${app.dashboardUrl}/?from=${fromS}&to=${toS}&sli=calls`);
     await page.getByTestId('filter-service').selectOption('payments');
     await page.waitForURL(/service=payments/);
     await page.locator('[data-testid="budget-table"] tbody tr').first().waitFor();
@@ -258,7 +266,7 @@ describe('SQL console', () => {
 // Last: it adds spans, which the exact counts above (workflows = demo runs) must not see.
 describe('live refresh', () => {
   it('shows spans sent after the page opened, without a reload, keeping the filters', async () => {
-    await page.goto(`${app.dashboardUrl}/?range=1h&service=payments&source=rpc`);
+    await page.goto(`${app.dashboardUrl}/?range=1h&service=payments&source=rpc&sli=calls`);
     await page.getByTestId('rendered-at').waitFor();
     // The demo sends no rpc calls: the filtered page starts empty of failures or without the cell.
     const cell = page.getByTestId('matrix-transient-rpc');
@@ -307,6 +315,7 @@ describe('live refresh', () => {
     expect(url.searchParams.get('service')).toBe('payments');
     expect(url.searchParams.get('source')).toBe('rpc');
     expect(url.searchParams.get('range')).toBe('1h');
+    expect(url.searchParams.get('sli')).toBe('calls');
     await expect(page.getByTestId('filter-service').inputValue()).resolves.toBe('payments');
     await expect(page.getByTestId('filter-source').inputValue()).resolves.toBe('rpc');
     await expect(page.getByTestId('range-1h').getAttribute('aria-pressed')).resolves.toBe('true');

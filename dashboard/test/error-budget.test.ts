@@ -1,48 +1,119 @@
 import { describe, expect, it } from 'vitest';
-import { predictedEndToEnd, stepReliability } from '../src/lib/compounding';
-import { computeBudgets, pickHeadline } from '../src/lib/error-budget';
+import { predictedEndToEnd, predictedMixture, stepReliability } from '../src/lib/compounding';
+import { type BudgetCounts, computeBudget, pickHeadline } from '../src/lib/error-budget';
 
-describe('computeBudgets', () => {
-  const rows = [
-    { service: 'payments', class: '', calls: 9_000, failures: 0 },
-    { service: 'payments', class: 'rate_limit', calls: 600, failures: 600 },
-    { service: 'payments', class: 'validation', calls: 400, failures: 400 },
-    { service: 'search', class: '', calls: 1_000, failures: 2 },
-  ];
+const DAY = 86_400;
+const TO = 1_800_000_000;
+const counts = (range: number, windows: Partial<BudgetCounts['windows']>, period: number): BudgetCounts => ({
+  range,
+  windows: { '5m': 0, '1h': 0, '6h': 0, '3d': 0, ...windows },
+  period,
+});
 
-  it('splits the budget each service spent by class, with the burn rate', () => {
-    const [payments, search] = computeBudgets(rows, 99);
-    expect(payments!.service).toBe('payments');
-    expect(payments!.calls).toBe(10_000);
-    expect(payments!.failures).toBe(1_000);
-    expect(payments!.allowedFailures).toBeCloseTo(100);
-    expect(payments!.consumed).toBeCloseTo(10);
-    expect(payments!.consumedByClass.rate_limit).toBeCloseTo(6);
-    expect(payments!.consumedByClass.validation).toBeCloseTo(4);
-    expect(payments!.burnRate).toBeCloseTo(10);
-    // Error spans nobody classified still spend budget, under their own label.
-    expect(search!.failuresByClass).toEqual({ unclassified: 2 });
-    expect(search!.consumed).toBeCloseTo(0.2);
+describe('computeBudget', () => {
+  // A service that has made 1,000 calls every 5 minutes for the whole 30 days (8,640,000 calls),
+  // and in the last 5 minutes 347 of them failed with rate_limit: a burn of 34.7×.
+  const steady = {
+    service: 'payments',
+    total: counts(1_000, { '5m': 1_000, '1h': 12_000, '6h': 72_000, '3d': 864_000 }, 8_640_000),
+    firstSeenS: TO - 30 * DAY,
+    failuresByClass: {
+      rate_limit: counts(347, { '5m': 347, '1h': 347, '6h': 347, '3d': 347 }, 347),
+      validation: counts(100, { '5m': 100, '1h': 100, '6h': 100, '3d': 100 }, 100),
+    },
+  };
+  const settings = { slo: 99, periodS: 30 * DAY, rangeS: 300, toS: TO, callerFaults: 'exclude' as const };
+
+  it('a 34.7× burn over 5 minutes spends about 0.4% of a 30-day budget, not 3,470%', () => {
+    const b = computeBudget(steady, settings);
+    expect(b.burnRange).toBeCloseTo(34.7);
+    expect(b.burn['5m']).toBeCloseTo(34.7);
+    // 1% of 8,640,000 calls may fail over the period.
+    expect(b.allowedInPeriod).toBeCloseTo(86_400);
+    expect(b.usedByRange).toBeCloseTo(347 / 86_400);
+    expect(b.usedByRange * 100).toBeCloseTo(0.4, 1);
+    expect(b.usedInPeriod).toBeCloseTo(347 / 86_400);
+    // 347 failures in the last hour of 12,000 calls: 2.89% against 1% allowed.
+    expect(b.burn['1h']).toBeCloseTo(347 / 12_000 / 0.01);
+    // 86,053 failures left at 347 per hour: 247.99 hours.
+    expect(b.exhaustionS! / 3600).toBeCloseTo(86_053 / 347, 1);
   });
 
-  it('names the class and source that spent the most in the headline', () => {
-    const budgets = computeBudgets(rows, 99);
-    const h = pickHeadline(
-      [
-        { class: 'validation', source: 'db', failures: 400, retryableFailures: 0 },
-        { class: 'rate_limit', source: 'http', failures: 600, retryableFailures: 600 },
-      ],
-      budgets,
-    );
-    expect(h).toMatchObject({ class: 'rate_limit', source: 'http', failures: 600, totalFailures: 1_000 });
-    expect(h!.budgetShare).toBeCloseTo(600 / 110);
-    expect(h!.failureShare).toBeCloseTo(0.6);
-    expect(pickHeadline([], budgets)).toBeNull();
+  it('leaves caller faults (validation) out of the budget unless they are included', () => {
+    const out = computeBudget(steady, settings);
+    expect(out.failures).toBe(347);
+    expect(out.callerFaults).toBe(100);
+    expect(out.failuresByClass).toEqual({ rate_limit: 347 });
+    const inc = computeBudget(steady, { ...settings, callerFaults: 'include' });
+    expect(inc.failures).toBe(447);
+    expect(inc.callerFaults).toBe(0);
+    expect(inc.failuresByClass).toEqual({ rate_limit: 347, validation: 100 });
+    expect(inc.burnRange).toBeCloseTo(44.7);
+  });
+
+  it('extrapolates the period from the time a new service has been seen', () => {
+    // One hour old, 12,000 calls: 8,640,000 expected over 30 days; 864 of them failed.
+    const young = {
+      service: 'search',
+      total: counts(12_000, { '5m': 1_000, '1h': 12_000, '6h': 12_000, '3d': 12_000 }, 12_000),
+      firstSeenS: TO - 3600,
+      failuresByClass: { transient: counts(864, { '1h': 864, '6h': 864, '3d': 864 }, 864) },
+    };
+    const b = computeBudget(young, { ...settings, rangeS: 3600 });
+    expect(b.allowedInPeriod).toBeCloseTo(86_400);
+    expect(b.usedInPeriod).toBeCloseTo(0.01);
+    expect(b.burn['1h']).toBeCloseTo(7.2);
+    expect(b.burn['5m']).toBe(0);
+  });
+
+  it('says the budget is exhausted once the period has spent it, and nothing when nothing burns', () => {
+    const spent = {
+      service: 'ledger',
+      total: counts(100, { '1h': 100 }, 100),
+      firstSeenS: TO - 3600,
+      failuresByClass: { permanent: counts(10, { '1h': 10 }, 10_000) },
+    };
+    expect(computeBudget(spent, settings).exhaustionS).toBe(0);
+    const idle = { service: 'idle', total: counts(0, {}, 0), firstSeenS: TO - 60, failuresByClass: {} };
+    const b = computeBudget(idle, settings);
+    expect(b.exhaustionS).toBeNull();
+    expect(b.burnRange).toBeNull();
+  });
+});
+
+describe('pickHeadline', () => {
+  const matrix = [
+    { class: 'validation', source: 'db', failures: 400, retryableFailures: 0 },
+    { class: 'rate_limit', source: 'sdk', failures: 300, retryableFailures: 300 },
+    { class: 'transient', source: 'http', failures: 100, retryableFailures: 100 },
+  ];
+
+  it('names the counted class and source with the most first-hand failures', () => {
+    expect(pickHeadline(matrix, 'exclude')).toEqual({
+      class: 'rate_limit',
+      source: 'sdk',
+      failures: 300,
+      totalFailures: 400,
+      callerFaults: 400,
+      failureShare: 0.75,
+    });
+    expect(pickHeadline(matrix, 'include')).toMatchObject({ class: 'validation', totalFailures: 800 });
+    expect(pickHeadline([], 'exclude')).toBeNull();
   });
 });
 
 describe('compounding', () => {
   it('reproduces 95% per step over 20 steps ≈ 35.8%', () => {
     expect(predictedEndToEnd(stepReliability(100, 5), 20)).toBeCloseTo(0.358, 3);
+  });
+
+  it('predicts a mix of workflows as the mean of p^n, not p^(mean n)', () => {
+    // Half the workflows take 1 step, half 39: 0.5 × 0.9 + 0.5 × 0.9^39 = 0.4581, not 0.9^20 = 0.1216.
+    expect(
+      predictedMixture(0.9, [
+        { steps: 1, workflows: 5 },
+        { steps: 39, workflows: 5 },
+      ]),
+    ).toBeCloseTo(0.5 * 0.9 + 0.5 * 0.9 ** 39, 6);
   });
 });

@@ -56,7 +56,8 @@ WHERE (SpanAttributes['faultline.source'] != ''
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';
 
 -- The earlier attempts of an operation its library retried internally (see failures_prior_attempts_mv):
--- N-1 calls that failed with the faultline.previous_* envelope, of which attempts 2..N-1 are retries.
+-- N-1 calls that failed with the faultline.previous_* envelope (class '' when the preload did not
+-- see it: unclassified), of which attempts 2..N-1 are retries.
 CREATE MATERIALIZED VIEW IF NOT EXISTS calls_1m_prior_attempts_mv TO calls_1m AS
 WITH toUInt64(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100)) AS attempts
 SELECT
@@ -74,5 +75,4 @@ SELECT
     toUInt64(0) AS duration_ns_sum
 FROM otel_traces
 WHERE attempts > 1
-  AND SpanAttributes['faultline.previous_class'] != ''
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';

@@ -12,7 +12,7 @@ export default async function WorkflowsPage({ searchParams }: { searchParams: Pr
   const sp = await searchParams;
   const failedOnly = sp.failed === '1';
   return (
-    <PageFrame title="Workflows" searchParams={sp}>
+    <PageFrame title="Workflows" searchParams={sp} showSource={false}>
       {(params) => (
         <>
           <DBWorkflowReliability params={params} />

@@ -7,19 +7,39 @@ import { RANGE_PRESETS } from '../lib/time-range';
 export interface FilterBarProps {
   services: string[];
   sources: string[];
-  /** Show the SLO input (overview only). */
+  /** Show the SLO and period inputs (overview only). */
   showSlo?: boolean;
+  /** Show the source filter (pages whose panels can filter by source). */
+  showSource?: boolean;
   slo: number;
+  periodDays: number;
+  /** The range the page shows (unix seconds), so a custom range in the URL fills the inputs. */
+  fromS: number;
+  toS: number;
+}
+
+/** Unix seconds as a datetime-local value, in UTC like the whole UI. */
+function localInput(unixS: number): string {
+  return new Date(unixS * 1000).toISOString().slice(0, 16);
 }
 
 /** Writes every choice into the URL, so a reload, a link or a live refresh keeps it. */
-export function FilterBar({ services, sources, showSlo = false, slo }: FilterBarProps) {
+export function FilterBar({
+  services,
+  sources,
+  showSlo = false,
+  showSource = true,
+  slo,
+  periodDays,
+  fromS,
+  toS,
+}: FilterBarProps) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
   const custom = params.get('from') !== null;
-  const [from, setFrom] = useState(params.get('from') ?? '');
-  const [to, setTo] = useState(params.get('to') ?? '');
+  const [from, setFrom] = useState(custom ? localInput(fromS) : '');
+  const [to, setTo] = useState(custom ? localInput(toS) : '');
 
   function push(changes: Record<string, string | null>) {
     const next = new URLSearchParams(params.toString());
@@ -91,17 +111,23 @@ export function FilterBar({ services, sources, showSlo = false, slo }: FilterBar
           ))}
         </select>
       </label>
-      <label>
-        Source{' '}
-        <select data-testid="filter-source" value={source} onChange={(e) => push({ source: e.target.value })}>
-          <option value="">all sources</option>
-          {[...new Set([...sources, source].filter(Boolean))].map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </label>
+      {showSource ? (
+        <label>
+          Source{' '}
+          <select
+            data-testid="filter-source"
+            value={source}
+            onChange={(e) => push({ source: e.target.value })}
+          >
+            <option value="">all sources</option>
+            {[...new Set([...sources, source].filter(Boolean))].map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
       {showSlo ? (
         <label>
           SLO %{' '}
@@ -117,6 +143,26 @@ export function FilterBar({ services, sources, showSlo = false, slo }: FilterBar
               if (e.key === 'Enter') {
                 e.preventDefault();
                 push({ slo: e.currentTarget.value });
+              }
+            }}
+          />
+        </label>
+      ) : null}
+      {showSlo ? (
+        <label>
+          SLO period (days){' '}
+          <input
+            data-testid="filter-period"
+            type="number"
+            min="1"
+            max="365"
+            step="1"
+            defaultValue={periodDays}
+            onBlur={(e) => push({ period: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                push({ period: e.currentTarget.value });
               }
             }}
           />

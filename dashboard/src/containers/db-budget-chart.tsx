@@ -1,25 +1,65 @@
+import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
+import { CountingNote } from '../components/counting-note';
 import { type BudgetBar, HdxBudgetChart } from '../components/hdx-budget-chart';
+import { BURN_WINDOWS, type Sli } from '../lib/budget-settings';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { formatCount, formatPercent } from '../lib/format';
-import { loadBudgets } from '../server/overview-data';
+import { formatBurn, formatSeconds } from '../lib/format-duration';
+import { dashboardHref } from '../lib/url-state';
+import { loadBudgets } from '../server/budget-data';
 
-/** Error budget per service against the SLO, consumed by class, with burn rate; the table is the rows behind the chart. */
+const SLI_LABEL: Record<Sli, string> = { requests: 'entry requests', calls: 'outbound calls' };
+
+function allowedText(n: number): string {
+  return n < 100 ? n.toFixed(1) : formatCount(n);
+}
+
+/**
+ * Error budget per service against the SLO over its period: the share the range spent, by class;
+ * the share spent so far in the period, time to exhaustion and burn rates. The table is the rows
+ * behind the chart.
+ */
 export async function DBBudgetChart({ params }: { params: DashboardParams }) {
   const budgets = await loadBudgets(params);
   const bars: BudgetBar[] = budgets.map((b) => {
     const bar: BudgetBar = { service: b.service };
-    for (const cls of FAILURE_CLASSES) bar[cls] = (b.consumedByClass[cls] ?? 0) * 100;
+    for (const cls of FAILURE_CLASSES) bar[cls] = (b.usedByRangeByClass[cls] ?? 0) * 100;
     return bar;
   });
+  const unit = params.sli === 'requests' ? 'requests' : 'calls';
   return (
-    <section className="panel" aria-labelledby="budget-title">
+    <section className="panel" aria-labelledby="budget-title" data-testid="budget" data-sli={params.sli}>
       <h2 id="budget-title">
-        Error budget per service <span className="muted">SLO {params.slo}% of outbound calls succeed</span>
+        Error budget per service{' '}
+        <span className="muted">
+          SLO {params.slo}% of {SLI_LABEL[params.sli]} succeed over {params.periodDays} days
+        </span>
       </h2>
+      <nav className="sli-switch" aria-label="SLI">
+        {(Object.keys(SLI_LABEL) as Sli[]).map((sli) => (
+          <Link
+            key={sli}
+            href={dashboardHref('/', params, { sli })}
+            aria-current={params.sli === sli ? 'true' : undefined}
+            data-testid={`sli-${sli}`}
+          >
+            {SLI_LABEL[sli]}
+          </Link>
+        ))}
+        <Link
+          href={dashboardHref('/', params, {
+            caller_faults: params.callerFaults === 'include' ? 'exclude' : 'include',
+          })}
+          data-testid="caller-faults-toggle"
+        >
+          {params.callerFaults === 'include' ? 'exclude' : 'include'} validation (caller fault)
+        </Link>
+      </nav>
+      <CountingNote sli={params.sli} callerFaults={params.callerFaults} />
       {budgets.length === 0 ? (
-        <p className="muted">No outbound calls in this range.</p>
+        <p className="muted">No {unit} in this range.</p>
       ) : (
         <HdxBudgetChart data={bars} />
       )}
@@ -27,11 +67,24 @@ export async function DBBudgetChart({ params }: { params: DashboardParams }) {
         <thead>
           <tr>
             <th>service</th>
-            <th>calls</th>
+            <th>{unit}</th>
             <th>failures</th>
-            <th>allowed</th>
-            <th>budget used</th>
-            <th>burn rate</th>
+            {params.sli === 'calls' ? (
+              <th title="echoes of deeper failures, not counted">propagated</th>
+            ) : null}
+            {params.callerFaults === 'exclude' ? (
+              <th title="validation, not counted">caller faults</th>
+            ) : null}
+            <th title={`failures the SLO allows over ${params.periodDays} days at this rate`}>
+              allowed / period
+            </th>
+            <th>range used</th>
+            <th>period used</th>
+            <th>exhausted in</th>
+            <th>burn (range)</th>
+            {BURN_WINDOWS.map((w) => (
+              <th key={w.key}>burn {w.key}</th>
+            ))}
             <th>by class</th>
           </tr>
         </thead>
@@ -39,13 +92,38 @@ export async function DBBudgetChart({ params }: { params: DashboardParams }) {
           {budgets.map((b) => (
             <tr key={b.service} data-service={b.service}>
               <td>{b.service}</td>
-              <td data-testid="budget-calls">{formatCount(b.calls)}</td>
+              <td data-testid="budget-calls">{formatCount(b.total)}</td>
               <td data-testid="budget-failures">{formatCount(b.failures)}</td>
-              <td>
-                {b.allowedFailures < 10 ? b.allowedFailures.toFixed(1) : formatCount(b.allowedFailures)}
+              {params.sli === 'calls' ? (
+                <td data-testid="budget-propagated">{formatCount(b.propagated)}</td>
+              ) : null}
+              {params.callerFaults === 'exclude' ? (
+                <td data-testid="budget-caller-faults">{formatCount(b.callerFaults)}</td>
+              ) : null}
+              <td data-testid="budget-allowed">{allowedText(b.allowedInPeriod)}</td>
+              <td data-testid="budget-used-range">{formatPercent(b.usedByRange, 2)}</td>
+              <td data-testid="budget-used-period" className={b.usedInPeriod >= 1 ? 'bad' : undefined}>
+                {formatPercent(b.usedInPeriod, 2)}
               </td>
-              <td className={b.consumed >= 1 ? 'bad' : undefined}>{formatPercent(b.consumed)}</td>
-              <td className={b.burnRate > 1 ? 'bad' : undefined}>{b.burnRate.toFixed(2)}×</td>
+              <td data-testid="budget-exhaustion">
+                {b.exhaustionS === null
+                  ? '—'
+                  : b.exhaustionS === 0
+                    ? 'exhausted'
+                    : formatSeconds(b.exhaustionS)}
+              </td>
+              <td data-testid="budget-burn" className={(b.burnRange ?? 0) > 1 ? 'bad' : undefined}>
+                {formatBurn(b.burnRange)}
+              </td>
+              {BURN_WINDOWS.map((w) => (
+                <td
+                  key={w.key}
+                  data-testid={`budget-burn-${w.key}`}
+                  className={(b.burn[w.key] ?? 0) > 1 ? 'bad' : undefined}
+                >
+                  {formatBurn(b.burn[w.key])}
+                </td>
+              ))}
               <td>
                 {Object.entries(b.failuresByClass)
                   .sort((x, y) => y[1] - x[1])
@@ -59,6 +137,10 @@ export async function DBBudgetChart({ params }: { params: DashboardParams }) {
           ))}
         </tbody>
       </table>
+      <p className="muted">
+        Exhaustion assumes the last hour&apos;s failure rate continues; burn 1× spends the budget exactly over
+        the period.
+      </p>
     </section>
   );
 }

@@ -1,12 +1,17 @@
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import type { DashboardParams } from '../lib/dashboard-params';
+import { countsAgainstBudget } from '../lib/error-budget';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { formatCount, formatPercent } from '../lib/format';
 import { loadMatrix } from '../server/overview-data';
 import { sqlConsoleHref } from '../server/sql-links';
 
-/** Class × source: failures, share of all failures, retryable share. Each cell links to its rows. */
+/**
+ * Class × source of first-hand failures (each counted once, where it happened): count, share of all
+ * first-hand failures, retryable share. Each cell links to its rows. Caller-fault classes are marked
+ * when the budget leaves them out.
+ */
 export async function DBClassSourceMatrix({ params }: { params: DashboardParams }) {
   const matrix = await loadMatrix(params);
   const total = matrix.reduce((s, r) => s + r.failures, 0);
@@ -16,7 +21,9 @@ export async function DBClassSourceMatrix({ params }: { params: DashboardParams 
   );
   return (
     <section className="panel" aria-labelledby="matrix-title">
-      <h2 id="matrix-title">Class × source</h2>
+      <h2 id="matrix-title">
+        Class × source <span className="muted">first-hand failures</span>
+      </h2>
       {matrix.length === 0 ? (
         <p className="muted">No failures in this range.</p>
       ) : (
@@ -34,6 +41,12 @@ export async function DBClassSourceMatrix({ params }: { params: DashboardParams 
               <tr key={cls}>
                 <th scope="row">
                   <ClassBadge value={cls} />
+                  {!countsAgainstBudget(cls, params.callerFaults) ? (
+                    <span className="muted nowrap" data-testid="not-counted">
+                      {' '}
+                      caller fault, not counted
+                    </span>
+                  ) : null}
                 </th>
                 {sources.map((src) => {
                   const cell = matrix.find((r) => r.class === cls && r.source === src);
@@ -44,8 +57,15 @@ export async function DBClassSourceMatrix({ params }: { params: DashboardParams 
                       </td>
                     );
                   return (
-                    <td key={src} data-testid={`matrix-${cls}-${src}`} data-failures={cell.failures}>
+                    <td
+                      key={src}
+                      data-testid={`matrix-${cls}-${src}`}
+                      data-class={cls}
+                      data-source={src}
+                      data-failures={cell.failures}
+                    >
                       <Link
+                        data-testid="matrix-count"
                         href={sqlConsoleHref('dashboard/failures_by_class', params, {
                           class: cls,
                           source: src,

@@ -3,7 +3,10 @@ import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatPercent } from '../lib/format';
 import { loadFirstFailures } from '../server/workflow-data';
 
-/** Which class is most often the first failure of a failed workflow: where to start fixing. */
+/**
+ * Where failed workflows first went wrong: the earliest first-hand failure of each (a 23505 deep in
+ * inventory, not the entry's own 422 that echoes it), by service, source and code.
+ */
 export async function DBFirstFailures({ params }: { params: DashboardParams }) {
   const rows = await loadFirstFailures(params);
   const total = rows.reduce((s, r) => s + r.failedWorkflows, 0);
@@ -17,14 +20,22 @@ export async function DBFirstFailures({ params }: { params: DashboardParams }) {
           <thead>
             <tr>
               <th>first failing class</th>
+              <th>service</th>
               <th>source</th>
+              <th>code</th>
               <th>failed workflows</th>
               <th>share</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={`${r.class}/${r.source}`}>
+              <tr
+                key={`${r.class}/${r.service}/${r.source}/${r.code}`}
+                data-class={r.class}
+                data-service={r.service}
+                data-source={r.source}
+                data-code={r.code}
+              >
                 <td>
                   {r.class === 'none recorded' ? (
                     <span className="muted">none recorded</span>
@@ -32,8 +43,12 @@ export async function DBFirstFailures({ params }: { params: DashboardParams }) {
                     <ClassBadge value={r.class} />
                   )}
                 </td>
+                <td>{r.service}</td>
                 <td>{r.source}</td>
-                <td>{formatCount(r.failedWorkflows)}</td>
+                <td>
+                  <code>{r.code}</code>
+                </td>
+                <td data-testid="failed-workflows">{formatCount(r.failedWorkflows)}</td>
                 <td>{formatPercent(total ? r.failedWorkflows / total : 0)}</td>
               </tr>
             ))}

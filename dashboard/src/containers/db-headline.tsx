@@ -1,38 +1,49 @@
 import { ClassBadge } from '../components/class-badge';
+import { FIRST_HAND } from '../components/counting-note';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { pickHeadline } from '../lib/error-budget';
 import { formatCount, formatPercent, formatTimeUtc } from '../lib/format';
-import { loadBudgets, loadMatrix } from '../server/overview-data';
+import { loadCallTotals, loadMatrix } from '../server/overview-data';
 
 function rangeText(p: DashboardParams): string {
   if (p.range.preset) return `in the last ${p.range.preset}`;
   return `from ${formatTimeUtc(p.range.fromS)} to ${formatTimeUtc(p.range.toS)}`;
 }
 
-/** One sentence: which class from which source spent the most budget in the range. */
+/** One sentence: which class from which source failed most, each failure counted once. */
 export async function DBHeadline({ params }: { params: DashboardParams }) {
-  const [matrix, budgets] = await Promise.all([loadMatrix(params), loadBudgets(params)]);
-  const totalCalls = budgets.reduce((s, b) => s + b.calls, 0);
-  const h = pickHeadline(matrix, budgets);
+  const [matrix, totals] = await Promise.all([loadMatrix(params), loadCallTotals(params)]);
+  const h = pickHeadline(matrix, params.callerFaults);
+  const excluded = params.callerFaults === 'exclude' ? matrix.filter((r) => r.class === 'validation') : [];
+  const excludedCount = excluded.reduce((s, r) => s + r.failures, 0);
   return (
-    <section className="headline" data-testid="headline">
+    <section className="headline" data-testid="headline" title={FIRST_HAND}>
       {h ? (
         <p>
-          <ClassBadge value={h.class} /> failures from <strong>{h.source}</strong> consumed{' '}
-          <strong>{formatPercent(h.budgetShare)}</strong> of the error budget {rangeText(params)}:{' '}
-          {formatCount(h.failures)} of {formatCount(h.totalFailures)} failures (
-          {formatPercent(h.failureShare)}).
+          <span data-testid="headline-class">
+            <ClassBadge value={h.class} />
+          </span>{' '}
+          failures from <strong data-testid="headline-source">{h.source}</strong> eat the most budget{' '}
+          {rangeText(params)}: <strong data-testid="headline-failures">{formatCount(h.failures)}</strong> of{' '}
+          {formatCount(h.totalFailures)} first-hand failures ({formatPercent(h.failureShare)}).
         </p>
       ) : (
-        <p>No failures {rangeText(params)}.</p>
+        <p>No first-hand failures counted against the budget {rangeText(params)}.</p>
       )}
       <p className="totals muted">
         <span>
-          outbound calls <strong data-testid="total-calls">{formatCount(totalCalls)}</strong>
+          logical outbound calls <strong data-testid="total-calls">{formatCount(totals.calls)}</strong>
         </span>{' '}
         <span>
-          failures <strong data-testid="total-failures">{formatCount(h?.totalFailures ?? 0)}</strong>
-        </span>
+          first-hand failures{' '}
+          <strong data-testid="total-failures">{formatCount(h?.totalFailures ?? 0)}</strong>
+        </span>{' '}
+        {params.callerFaults === 'exclude' ? (
+          <span>
+            caller faults (validation, not counted){' '}
+            <strong data-testid="total-caller-faults">{formatCount(excludedCount)}</strong>
+          </span>
+        ) : null}
       </p>
     </section>
   );

@@ -12,7 +12,7 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
     <>
       <div className="stat-row" data-testid="retry-stats">
         <div className="stat">
-          retries <strong data-testid="retry-count">{formatCount(summary.retries)}</strong>
+          retries <strong data-testid="retries-total">{formatCount(summary.retries)}</strong>
         </div>
         <div className="stat">
           share of outbound calls{' '}

@@ -10,11 +10,12 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
   return (
     <section className="panel" aria-labelledby="codes-title">
       <h2 id="codes-title">
-        Top codes <span className="muted">first {TOP_CODES_LIMIT}</span>
+        Top codes <span className="muted">first-hand failures per service, first {TOP_CODES_LIMIT}</span>
       </h2>
       <table data-testid="top-codes">
         <thead>
           <tr>
+            <th>service</th>
             <th>class</th>
             <th>source</th>
             <th>code</th>
@@ -27,11 +28,16 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
         <tbody>
           {codes.map((c) => (
             <tr
-              key={`${c.class}/${c.source}/${c.code}`}
+              key={`${c.service}/${c.class}/${c.source}/${c.code}`}
               data-testid="top-code"
               data-key={`${c.class}/${c.source}/${c.code}`}
+              data-service={c.service}
+              data-class={c.class}
+              data-source={c.source}
+              data-code={c.code}
               data-failures={c.failures}
             >
+              <td>{c.service}</td>
               <td>
                 <ClassBadge value={c.class} />
               </td>
@@ -44,6 +50,7 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
                   href={sqlConsoleHref('dashboard/failures_by_class', params, {
                     class: c.class,
                     source: c.source,
+                    service: c.service,
                   })}
                 >
                   {formatCount(c.failures)}

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { type CompoundingPoint, HdxCompoundingChart } from '../components/hdx-compounding-chart';
-import { predictedEndToEnd, stepReliability } from '../lib/compounding';
+import { predictedEndToEnd, predictedMixture, stepReliability } from '../lib/compounding';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatPercent } from '../lib/format';
 import { sqlConsoleHref } from '../server/sql-links';
@@ -32,7 +32,13 @@ export async function DBWorkflowReliability({ params }: { params: DashboardParam
           average steps <strong>{summary.avgSteps.toFixed(1)}</strong>
         </div>
         <div className="stat">
-          predicted end-to-end <strong>{formatPercent(predictedEndToEnd(perStep, summary.avgSteps))}</strong>
+          predicted end-to-end{' '}
+          <strong
+            data-testid="wf-predicted"
+            title="the mean of p^n over the workflows, n = each workflow's steps"
+          >
+            {formatPercent(predictedMixture(perStep, bySteps))}
+          </strong>
         </div>
         <div className="stat">
           measured end-to-end <strong data-testid="wf-end-to-end">{formatPercent(endToEnd)}</strong>

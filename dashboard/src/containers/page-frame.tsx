@@ -18,11 +18,13 @@ export async function PageFrame({
   title,
   searchParams,
   showSlo = false,
+  showSource = true,
   children,
 }: {
   title: string;
   searchParams: SearchParams;
   showSlo?: boolean;
+  showSource?: boolean;
   children: (params: DashboardParams) => React.ReactNode;
 }) {
   let params: DashboardParams;
@@ -44,7 +46,16 @@ export async function PageFrame({
         <LiveRefresh renderedAt={Date.now()} />
       </div>
       <Suspense>
-        <FilterBar services={options.services} sources={options.sources} showSlo={showSlo} slo={params.slo} />
+        <FilterBar
+          services={options.services}
+          sources={options.sources}
+          showSlo={showSlo}
+          showSource={showSource}
+          slo={params.slo}
+          periodDays={params.periodDays}
+          fromS={params.range.fromS}
+          toS={params.range.toS}
+        />
       </Suspense>
       {options.services.length === 0 ? <EmptyState otlpEndpoint={otlpEndpoint()} /> : children(params)}
     </>

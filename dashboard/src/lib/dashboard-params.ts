@@ -1,3 +1,13 @@
+import {
+  budgetDefaults,
+  type CallerFaultMode,
+  DEFAULT_SLI,
+  parseCallerFaults,
+  parsePeriodDays,
+  parseSli,
+  parseSlo,
+  type Sli,
+} from './budget-settings';
 import { parseTimeRange, type TimeRange } from './time-range';
 
 /** Everything a page reads from its URL. Filters live in the URL so a link (or a refresh) keeps them. */
@@ -7,33 +17,21 @@ export interface DashboardParams {
   service: string;
   /** '' means every source. */
   source: string;
-  /** SLO target in percent of successful calls, e.g. 99.5. */
+  /** SLO target in percent of successful calls, e.g. 99.5 (`?slo=`, env FAULTLINE_SLO_TARGET). */
   slo: number;
+  /** SLO period in days (`?period=`, env FAULTLINE_SLO_PERIOD_DAYS). */
+  periodDays: number;
+  /** Which calls the budget panel counts (`?sli=requests|calls`). */
+  sli: Sli;
+  /** Whether caller-fault classes count against the budget (`?caller_faults=`, env FAULTLINE_BUDGET_CALLER_FAULTS). */
+  callerFaults: CallerFaultMode;
 }
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
-export const DEFAULT_SLO = 99.5;
-
 function single(sp: SearchParams, key: string): string | undefined {
   const value = sp[key];
   return Array.isArray(value) ? value[0] : value;
-}
-
-export function defaultSlo(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.FAULTLINE_SLO_TARGET;
-  if (raw === undefined || raw === '') return DEFAULT_SLO;
-  return parseSlo(raw, 'FAULTLINE_SLO_TARGET');
-}
-
-function parseSlo(raw: string, name: string): number {
-  const slo = Number(raw);
-  if (!Number.isFinite(slo) || slo <= 0 || slo >= 100) {
-    throw new RangeError(
-      `${name}=${raw} is not an SLO target: give a percentage between 0 and 100, e.g. 99.5.`,
-    );
-  }
-  return slo;
 }
 
 const NAME_RE = /^[\w.:/@-]{0,200}$/;
@@ -48,9 +46,18 @@ function parseName(sp: SearchParams, key: string): string {
   return value;
 }
 
-/** Throws RangeError with a message that says what to change in the URL. */
+function given(sp: SearchParams, key: string): string | undefined {
+  const v = single(sp, key);
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** Throws RangeError with a message that says what to change in the URL (or which env variable). */
 export function parseDashboardParams(sp: SearchParams, nowMs: number = Date.now()): DashboardParams {
-  const sloRaw = single(sp, 'slo');
+  const defaults = budgetDefaults();
+  const slo = given(sp, 'slo');
+  const period = given(sp, 'period');
+  const sli = given(sp, 'sli');
+  const callerFaults = given(sp, 'caller_faults');
   return {
     range: parseTimeRange(
       { range: single(sp, 'range'), from: single(sp, 'from'), to: single(sp, 'to') },
@@ -58,11 +65,20 @@ export function parseDashboardParams(sp: SearchParams, nowMs: number = Date.now(
     ),
     service: parseName(sp, 'service'),
     source: parseName(sp, 'source'),
-    slo: sloRaw === undefined || sloRaw === '' ? defaultSlo() : parseSlo(sloRaw, 'slo'),
+    slo: slo === undefined ? defaults.slo : parseSlo(slo, 'slo'),
+    periodDays: period === undefined ? defaults.periodDays : parsePeriodDays(period, 'period'),
+    sli: sli === undefined ? DEFAULT_SLI : parseSli(sli, 'sli'),
+    callerFaults:
+      callerFaults === undefined ? defaults.callerFaults : parseCallerFaults(callerFaults, 'caller_faults'),
   };
 }
 
 /** The ClickHouse parameters every filtered panel query declares. */
 export function filterQueryParams(p: DashboardParams): Record<string, string | number> {
   return { from: p.range.fromS, to: p.range.toS, service: p.service, source: p.source };
+}
+
+/** The filtered parameters plus the start of the SLO period that ends with the range. */
+export function budgetQueryParams(p: DashboardParams): Record<string, string | number> {
+  return { ...filterQueryParams(p), period_from: p.range.toS - p.periodDays * 86_400 };
 }

@@ -1,7 +1,17 @@
-import type { SearchParams } from './dashboard-params';
+import type { DashboardParams, SearchParams } from './dashboard-params';
 
 /** Filters that follow the user from page to page. */
-export const SHARED_KEYS = ['range', 'from', 'to', 'service', 'source', 'slo'] as const;
+export const SHARED_KEYS = [
+  'range',
+  'from',
+  'to',
+  'service',
+  'source',
+  'slo',
+  'period',
+  'sli',
+  'caller_faults',
+] as const;
 
 export function toUrlSearchParams(sp: SearchParams): URLSearchParams {
   const out = new URLSearchParams();
@@ -30,4 +40,25 @@ export function hrefWith(
   }
   const query = next.toString();
   return query ? `${path}?${query}` : path;
+}
+
+/** `path?…` for parsed params: what the page shows now, with `changes` applied. */
+export function dashboardHref(
+  path: string,
+  p: DashboardParams,
+  changes: Record<string, string | number | null> = {},
+): string {
+  const current = new URLSearchParams();
+  if (p.range.preset) current.set('range', p.range.preset);
+  else {
+    current.set('from', String(p.range.fromS));
+    current.set('to', String(p.range.toS));
+  }
+  if (p.service) current.set('service', p.service);
+  if (p.source) current.set('source', p.source);
+  current.set('slo', String(p.slo));
+  current.set('period', String(p.periodDays));
+  current.set('sli', p.sli);
+  current.set('caller_faults', p.callerFaults);
+  return hrefWith(path, current, changes);
 }

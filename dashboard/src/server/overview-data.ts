@@ -1,22 +1,6 @@
-import { type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
-import {
-  type BudgetInputRow,
-  computeBudgets,
-  type MatrixInputRow,
-  type ServiceBudget,
-} from '../lib/error-budget';
+import { budgetQueryParams, type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
+import type { MatrixInputRow } from '../lib/error-budget';
 import { num, panelQuery, str } from './run-panel-query';
-
-export async function loadBudgets(p: DashboardParams): Promise<ServiceBudget[]> {
-  const rows = await panelQuery('overview_budget', filterQueryParams(p));
-  const input: BudgetInputRow[] = rows.map((r) => ({
-    service: str(r.service),
-    class: str(r.class),
-    calls: num(r.calls),
-    failures: num(r.failures),
-  }));
-  return computeBudgets(input, p.slo);
-}
 
 export async function loadMatrix(p: DashboardParams): Promise<MatrixInputRow[]> {
   const rows = await panelQuery('overview_matrix', filterQueryParams(p));
@@ -41,6 +25,8 @@ export async function loadTimeline(p: DashboardParams): Promise<TimelinePoint[]>
 }
 
 export interface TopCode {
+  service: string;
+  span: string;
   class: string;
   source: string;
   code: string;
@@ -55,6 +41,8 @@ export const TOP_CODES_LIMIT = 15;
 export async function loadTopCodes(p: DashboardParams): Promise<TopCode[]> {
   const rows = await panelQuery('overview_top_codes', { ...filterQueryParams(p), limit: TOP_CODES_LIMIT });
   return rows.map((r) => ({
+    service: str(r.service),
+    span: str(r.span),
     class: str(r.class),
     source: str(r.source),
     code: str(r.code),
@@ -75,4 +63,14 @@ export async function loadFilterOptions(p: DashboardParams): Promise<FilterOptio
   const row = rows[0] ?? {};
   const list = (v: unknown) => (Array.isArray(v) ? v.map(str) : []);
   return { services: list(row.services), sources: list(row.sources) };
+}
+
+export interface CallTotals {
+  calls: number;
+}
+
+/** Logical outbound calls in the range, every service together (the headline's denominator). */
+export async function loadCallTotals(p: DashboardParams): Promise<CallTotals> {
+  const rows = await panelQuery('budget_calls', budgetQueryParams(p));
+  return { calls: rows.reduce((s, r) => s + num(r.range_calls), 0) };
 }

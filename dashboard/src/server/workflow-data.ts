@@ -39,7 +39,9 @@ export async function loadWorkflowsBySteps(p: DashboardParams): Promise<StepsBuc
 
 export interface FirstFailure {
   class: string;
+  service: string;
   source: string;
+  code: string;
   failedWorkflows: number;
 }
 
@@ -47,7 +49,9 @@ export async function loadFirstFailures(p: DashboardParams): Promise<FirstFailur
   const rows = await panelQuery('workflows_first_failure', base(p));
   return rows.map((r) => ({
     class: str(r.first_class),
+    service: str(r.first_service),
     source: str(r.first_source),
+    code: str(r.first_code),
     failedWorkflows: num(r.failed_workflows),
   }));
 }

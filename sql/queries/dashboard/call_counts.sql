@@ -1,13 +1,20 @@
 -- name: call_counts
--- description: Outbound calls and failures per service counted straight from raw otel_traces (not the rollup), with the rollup's own rules: cross-checks the error budget panel.
+-- description: Logical outbound calls per service counted straight from raw otel_traces (not the rollup): CLIENT and PRODUCER spans that faultline_call_role counts, each attempt of an SDK's internal retries counted; and the service's first-hand failures of those calls. Cross-checks the error budget panel (SLI: outbound calls).
+WITH first_hand AS (
+  SELECT ServiceName, count() AS n
+  FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+  WHERE SpanKind IN ('Client', 'Producer')
+  GROUP BY ServiceName
+)
 SELECT
-  ServiceName AS service,
-  count() AS calls,
-  countIf(SpanAttributes['faultline.class'] != '' OR StatusCode = 'Error') AS failures
-FROM otel_traces
-WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-  AND SpanKind != 'Server'
-  AND (SpanAttributes['faultline.source'] != '' OR SpanKind = 'Client')
-  AND ({service:String} = '' OR ServiceName = {service:String})
+  t.ServiceName AS service,
+  sum(greatest(toUInt16OrZero(t.SpanAttributes['faultline.attempts']), 1)) AS calls,
+  any(f.n) AS failures
+FROM otel_traces AS t
+LEFT JOIN first_hand AS f ON f.ServiceName = t.ServiceName
+WHERE t.Timestamp >= {from:DateTime} AND t.Timestamp < {to:DateTime}
+  AND faultline_span_kind(t.SpanKind) IN ('Client', 'Producer')
+  AND faultline_call_role(t.SpanName, t.SpanAttributes, t.StatusCode) = ''
+  AND ({service:String} = '' OR t.ServiceName = {service:String})
 GROUP BY service
 ORDER BY service

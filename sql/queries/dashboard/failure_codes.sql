@@ -1,15 +1,14 @@
 -- name: failure_codes
--- description: Failures per class, source and code counted straight from the raw failures table (not the rollup): cross-checks the top codes panel.
+-- description: First-hand failures per service, class, source and code, straight from first_hand_failures: cross-checks the top codes panel.
 SELECT
+  ServiceName AS service,
   class,
   source,
   code,
   count() AS failures,
   countIf(retryable) AS retryable_failures
-FROM failures
-WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-  AND SpanKind != 'Server'
-  AND ({service:String} = '' OR ServiceName = {service:String})
+FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})
-GROUP BY class, source, code
-ORDER BY failures DESC, class, source, code
+GROUP BY service, class, source, code
+ORDER BY failures DESC, service, class, source, code

@@ -1,14 +1,12 @@
 -- name: failure_counts
--- description: Failures per class and source counted straight from the raw failures table (not the rollup): cross-checks the overview during incident review.
+-- description: First-hand failures per class and source (each failure counted once, where it happened), read from first_hand_failures over the raw failures rows, with echoes beside: cross-checks the overview's matrix during incident review.
 SELECT
   class,
   source,
   count() AS failures,
   countIf(retryable) AS retryable_failures
-FROM failures
-WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-  AND SpanKind != 'Server'
-  AND ({service:String} = '' OR ServiceName = {service:String})
+FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})
 GROUP BY class, source
 ORDER BY failures DESC, class, source

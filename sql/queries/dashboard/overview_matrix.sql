@@ -1,15 +1,12 @@
 -- name: overview_matrix
--- description: Failures per class and source with the retryable ones, from the calls_1m rollup (class × source matrix and headline).
+-- description: First-hand failures per class and source with the retryable ones (class × source matrix and headline): each failure counted once, where it happened (first_hand_failures), at every span kind: a call's own failure, a server's own rejection.
 SELECT
-  if(class = '', 'unclassified', class) AS failure_class,
+  class AS failure_class,
   source,
-  sum(failures) AS failures,
-  sum(retryable_failures) AS retryable_failures
-FROM calls_1m
-WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
-  AND SpanKind != 'Server'
-  AND ({service:String} = '' OR ServiceName = {service:String})
+  count() AS failures,
+  countIf(retryable) AS retryable_failures
+FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})
 GROUP BY failure_class, source
-HAVING failures > 0
 ORDER BY failures DESC, failure_class, source

@@ -1,18 +1,18 @@
 -- name: overview_top_codes
--- description: The most frequent failure codes in a time range with their retryable count, last occurrence and an example message, from the failure_codes_1m rollup.
+-- description: The most frequent first-hand failure codes per service in a time range (first_hand_failures), with the span that failed, the retryable count, the last occurrence and an example message.
 SELECT
+  ServiceName AS service,
   class,
   source,
   code,
-  sum(failures) AS failures,
-  sum(retryable_failures) AS retryable_failures,
-  toUnixTimestamp(max(last_seen)) AS last_seen,
-  anyLast(example_message) AS example_message
-FROM failure_codes_1m
-WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
-  AND SpanKind != 'Server'
-  AND ({service:String} = '' OR ServiceName = {service:String})
+  count() AS failures,
+  countIf(retryable) AS retryable_failures,
+  toUnixTimestamp(max(Timestamp)) AS last_seen,
+  argMax(SpanName, Timestamp) AS span,
+  argMax(message, Timestamp) AS example_message
+FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})
-GROUP BY class, source, code
-ORDER BY failures DESC, class, source, code
+GROUP BY service, class, source, code
+ORDER BY failures DESC, service, class, source, code
 LIMIT {limit:UInt32}

@@ -1,7 +1,7 @@
 -- name: retries_by_class
--- description: Retries grouped by the class of the failure that triggered them: how many, how many succeeded, the highest attempt, and the time spent waiting between the failed call's end and the retry's start. The previous attempt is the preceding failed or retried call with the same trace, service and span name (from the retry_attempts table, grouped by attempt_key, the 64-bit hash of those three, as workflows are by the hash of their correlation id).
+-- description: Retries grouped by the class of the failure that triggered them (the preload's faultline.previous_class on the retry; for older rows, the preceding row of the group): how many, how many succeeded, the highest attempt, and the time spent waiting between the failed call's end and the retry's start. The previous attempt is the preceding failed or retried call with the same trace, service and span name (from the retry_attempts table, grouped by attempt_key, the 64-bit hash of those three, as workflows are by the hash of their correlation id).
 SELECT
-  if(prev_class = '', 'after success', prev_class) AS after_class,
+  multiIf(previous_class != '', previous_class, prev_class = '', 'after success', prev_class) AS after_class,
   count() AS retries,
   countIf(class = '') AS succeeded,
   max(attempt) AS max_attempt,
@@ -11,6 +11,7 @@ FROM (
   SELECT
     attempt,
     class,
+    previous_class,
     Duration,
     lagInFrame(class) OVER w AS prev_class,
     toUnixTimestamp64Nano(Timestamp) AS start_ns,

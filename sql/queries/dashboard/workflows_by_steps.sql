@@ -6,6 +6,6 @@ SELECT
   countIf(NOT failed) AS succeeded,
   sum(failed_steps) AS total_failed_steps
 FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
-WHERE steps > 0
+WHERE (roots > 0 OR steps > 0)
 GROUP BY steps
 ORDER BY steps

@@ -1,10 +1,12 @@
 -- name: workflows_first_failure
--- description: Which class (and source) is most often the first failure of a failed workflow.
+-- description: Where failed workflows first went wrong: the earliest first-hand failing call (or a server's own rejection) of each failed workflow, by service, class, source and code. The earliest is the one that ended first among failures not already known to be echoes: an echo ends after what it echoes.
 SELECT
   if(first_failure_class = '', 'none recorded', first_failure_class) AS first_class,
+  first_failure_service AS first_service,
   first_failure_source AS first_source,
+  first_failure_code AS first_code,
   count() AS failed_workflows
 FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
 WHERE failed
-GROUP BY first_class, first_source
-ORDER BY failed_workflows DESC, first_class, first_source
+GROUP BY first_class, first_service, first_source, first_code
+ORDER BY failed_workflows DESC, first_class, first_service, first_source, first_code

@@ -17,7 +17,7 @@ FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {
 WHERE workflow_key IN (
   SELECT workflow_key
   FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
-  WHERE steps > 0 AND (NOT {failed_only:Bool} OR failed)
+  WHERE (roots > 0 OR steps > 0) AND (NOT {failed_only:Bool} OR failed)
   ORDER BY started DESC
   LIMIT {limit:UInt32}
 )

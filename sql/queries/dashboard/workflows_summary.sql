@@ -1,5 +1,5 @@
 -- name: workflows_summary
--- description: Workflows (correlation ids) in a time range: how many, how many failed, their steps and failed steps; measured per-step reliability is 1 - total_failed_steps / total_steps.
+-- description: Workflows (correlation ids with a root request or an outbound call) in a time range: how many, how many failed, their steps and failed steps; measured per-step reliability is 1 - total_failed_steps / total_steps.
 SELECT
   count() AS workflows,
   countIf(failed) AS failed_workflows,
@@ -8,4 +8,4 @@ SELECT
   sum(retries) AS total_retries,
   avg(steps) AS avg_steps
 FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
-WHERE steps > 0
+WHERE (roots > 0 OR steps > 0)

@@ -1,0 +1,87 @@
+import { BURN_WINDOWS, type BurnWindow } from '../lib/budget-settings';
+import { budgetQueryParams, type DashboardParams } from '../lib/dashboard-params';
+import { type BudgetCounts, type BudgetInput, computeBudgets, type ServiceBudget } from '../lib/error-budget';
+import { num, panelQuery, str } from './run-panel-query';
+
+type Row = Record<string, unknown>;
+
+function counts(r: Row, prefix: string, rangeKey: string, periodKey: string): BudgetCounts {
+  const windows = {} as Record<BurnWindow, number>;
+  for (const w of BURN_WINDOWS) windows[w.key] = num(r[`${prefix}_${w.key}`]);
+  return { range: num(r[rangeKey]), windows, period: num(r[periodKey]) };
+}
+
+function add(a: BudgetCounts, b: BudgetCounts): BudgetCounts {
+  const windows = { ...a.windows };
+  for (const w of BURN_WINDOWS) windows[w.key] += b.windows[w.key];
+  return { range: a.range + b.range, windows, period: a.period + b.period };
+}
+
+/** Logical outbound calls per service: calls from calls_1m, first-hand failures, echoes beside. */
+async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
+  const params = budgetQueryParams(p);
+  const [calls, failures] = await Promise.all([
+    panelQuery('budget_calls', params),
+    panelQuery('budget_failures', params),
+  ]);
+  const byService = new Map<string, BudgetInput>();
+  for (const r of calls) {
+    byService.set(str(r.service), {
+      service: str(r.service),
+      total: counts(r, 'calls', 'range_calls', 'period_calls'),
+      firstSeenS: num(r.first_seen),
+      failuresByClass: {},
+      propagated: 0,
+    });
+  }
+  const allInRange = new Map<string, number>();
+  for (const r of failures) {
+    const input = byService.get(str(r.service));
+    if (!input) continue;
+    const cls = str(r.class);
+    if (cls === '') {
+      allInRange.set(input.service, num(r.range_all_failures));
+      continue;
+    }
+    input.failuresByClass[cls] = counts(r, 'failures', 'range_failures', 'period_failures');
+  }
+  for (const input of byService.values()) {
+    const firstHand = Object.values(input.failuresByClass).reduce((s, c) => s + c.range, 0);
+    input.propagated = Math.max(0, (allInRange.get(input.service) ?? 0) - firstHand);
+  }
+  return [...byService.values()];
+}
+
+/** The entry service's requests: each workflow's root server span, failed ones by first-hand cause. */
+async function requestInputs(p: DashboardParams): Promise<BudgetInput[]> {
+  const rows = await panelQuery('budget_requests', budgetQueryParams(p));
+  const byService = new Map<string, BudgetInput>();
+  const zero = (): BudgetCounts => ({ range: 0, windows: { '5m': 0, '1h': 0, '6h': 0, '3d': 0 }, period: 0 });
+  for (const r of rows) {
+    const service = str(r.service);
+    const input = byService.get(service) ?? {
+      service,
+      total: zero(),
+      firstSeenS: Number.POSITIVE_INFINITY,
+      failuresByClass: {},
+    };
+    const c = counts(r, 'requests', 'range_requests', 'period_requests');
+    input.total = add(input.total, c);
+    input.firstSeenS = Math.min(input.firstSeenS, num(r.first_seen));
+    const cls = str(r.class);
+    if (cls !== '') input.failuresByClass[cls] = add(input.failuresByClass[cls] ?? zero(), c);
+    byService.set(service, input);
+  }
+  return [...byService.values()];
+}
+
+export async function loadBudgets(p: DashboardParams): Promise<ServiceBudget[]> {
+  const inputs = p.sli === 'calls' ? await callInputs(p) : await requestInputs(p);
+  return computeBudgets(inputs, {
+    slo: p.slo,
+    periodS: p.periodDays * 86_400,
+    rangeS: p.range.toS - p.range.fromS,
+    toS: p.range.toS,
+    callerFaults: p.callerFaults,
+  });
+}

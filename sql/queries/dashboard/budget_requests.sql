@@ -1,0 +1,17 @@
+-- name: budget_requests
+-- description: The entry service's requests (the root server span of each workflow) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, the burn-rate windows ending at {to} and the SLO period.
+SELECT
+  entry_service AS service,
+  if(failed, if(first_failure_class = '', 'unclassified', first_failure_class), '') AS class,
+  countIf(started >= {from:DateTime}) AS range_requests,
+  countIf(started >= {to:DateTime} - INTERVAL 5 MINUTE) AS requests_5m,
+  countIf(started >= {to:DateTime} - INTERVAL 1 HOUR) AS requests_1h,
+  countIf(started >= {to:DateTime} - INTERVAL 6 HOUR) AS requests_6h,
+  countIf(started >= {to:DateTime} - INTERVAL 3 DAY) AS requests_3d,
+  countIf(started >= {period_from:DateTime}) AS period_requests,
+  toUnixTimestamp(min(started)) AS first_seen
+FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
+WHERE roots > 0
+  AND ({service:String} = '' OR entry_service = {service:String})
+GROUP BY service, class
+ORDER BY service, class
