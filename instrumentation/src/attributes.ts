@@ -15,9 +15,29 @@ export const ATTR_RETRY_AFTER = 'faultline.retry_after';
 export const ATTR_CORRELATION_ID = 'faultline.correlation_id';
 /** The envelope's raw detail as a bounded JSON string. */
 export const ATTR_RAW = 'faultline.raw';
-/** 1-based attempt number of a call made through withRetry (absent means 1). */
+/**
+ * 1-based attempt number of a logical call (absent means 1): an identical repeat (same operation
+ * key, same correlation id) of a call that failed is the previous attempt + 1; withRetry's number
+ * stands in only for calls without an operation key.
+ */
 export const ATTR_ATTEMPT = 'faultline.attempt';
 /** true on a repeat of an identical call after a non-retryable envelope. */
 export const ATTR_MISROUTED_RETRY = 'faultline.misrouted_retry';
+/**
+ * Attempts a client library made inside one operation span (AWS SDK v3 `$metadata.attempts`, else
+ * its transport children counted); absent means 1. Attempts 1..N-1 failed with faultline.previous_*.
+ */
+export const ATTR_ATTEMPTS = 'faultline.attempts';
+/** Envelope class, code and message of the failed attempt just before this one (attempt or attempts > 1). */
+export const ATTR_PREVIOUS_CLASS = 'faultline.previous_class';
+export const ATTR_PREVIOUS_CODE = 'faultline.previous_code';
+export const ATTR_PREVIOUS_MESSAGE = 'faultline.previous_message';
+/** true on a failed span when a local descendant span (same process) failed first: an echo. */
+export const ATTR_PROPAGATED = 'faultline.propagated';
+/**
+ * `transport` (a request inside another client span of the same operation: no envelope of its own)
+ * or `checkout` (a pool checkout or connect that succeeded); absent on an ordinary logical call.
+ */
+export const ATTR_CALL_ROLE = 'faultline.call_role';
 /** W3C baggage key that carries the correlation id across services. */
 export const BAGGAGE_CORRELATION_ID = 'faultline.correlation_id';

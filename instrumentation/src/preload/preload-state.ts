@@ -1,6 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import type { Envelope } from '../types.js';
-import { MisroutedRetryTracker } from './misrouted-retry.js';
+import { AttemptTracker } from './attempt-tracker.js';
+import { LocalFailures } from './local-failures.js';
 import { ResponseRegistry } from './response-registry.js';
 import type { PreloadConfig } from './types.js';
 
@@ -8,16 +9,27 @@ import type { PreloadConfig } from './types.js';
 export interface PreloadState {
   config: PreloadConfig;
   responses: ResponseRegistry;
-  misrouted: MisroutedRetryTracker;
+  /** Failed attempts per (correlation id, operation): attempt numbers and misrouted retries. */
+  attempts: AttemptTracker;
+  /**
+   * The same tracker, read for its misrouted verdict (`lookup`) by the enforce-mode checks that
+   * run before a request is sent (the fetch wrapper).
+   */
+  misrouted: Pick<AttemptTracker, 'lookup' | 'size'>;
   /** Spans recognised as misrouted retries at start, with the earlier envelope (for enforce mode). */
   repeats: WeakMap<Span, Envelope>;
+  /** Local spans below which a span failed, for faultline.propagated. */
+  failures: LocalFailures;
 }
 
 export function createPreloadState(config: PreloadConfig): PreloadState {
+  const attempts = new AttemptTracker();
   return {
     config,
     responses: new ResponseRegistry(),
-    misrouted: new MisroutedRetryTracker(),
+    attempts,
+    misrouted: attempts,
     repeats: new WeakMap(),
+    failures: new LocalFailures(),
   };
 }

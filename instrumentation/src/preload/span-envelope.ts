@@ -10,6 +10,7 @@ import {
   ATTR_SOURCE,
 } from '../attributes.js';
 import type { Envelope } from '../types.js';
+import { holdTransportEnvelope, isTransport } from './call-role.js';
 
 /** Longest `faultline.raw` string put on a span; the collector stores it as is. */
 export const RAW_MAX_CHARS = 4096;
@@ -25,9 +26,14 @@ export function hasEnvelope(span: Span): boolean {
 
 /**
  * Writes the envelope as span attributes and marks the span failed. `error.type` is only filled
- * when the instrumentation left it empty, because semconv owns that attribute.
+ * when the instrumentation left it empty, because semconv owns that attribute. A transport request
+ * (call-role.ts) gets no envelope: the one a hook reached for it is held for its operation span.
  */
 export function setEnvelope(span: Span, envelope: Envelope): void {
+  if (isTransport(span)) {
+    holdTransportEnvelope(span, envelope);
+    return;
+  }
   const attrs: Attributes = {
     [ATTR_CLASS]: envelope.class,
     [ATTR_SOURCE]: envelope.source,
