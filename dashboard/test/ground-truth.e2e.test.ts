@@ -111,14 +111,14 @@ describe('overview', () => {
   });
 
   // The budget's outbound-calls SLI (?sli=calls) is the one whose rows are logical calls.
-  it('shows per service: calls, first-hand failures and propagated echoes (caller faults included)', async () => {
+  it('shows per service: calls, first-hand failed calls and echoed calls (caller faults included)', async () => {
     await page.goto(`${app.dashboardUrl}/?${range()}&sli=calls&caller_faults=include`);
     await page.locator('[data-testid="budget-table"] tr[data-service]').first().waitFor();
     await shot('ground-truth-budget-include');
     const expected = Object.fromEntries(
       SERVICES.map((s) => [
         s,
-        { calls: TOTALS.calls[s], failures: TOTALS.firstHand[s], propagated: TOTALS.propagated[s] },
+        { calls: TOTALS.calls[s], failures: TOTALS.firstHandCalls[s], propagated: TOTALS.propagatedCalls[s] },
       ]),
     );
     expect(await readBudget(page)).toEqual(expected);
@@ -133,7 +133,10 @@ describe('overview', () => {
     );
     expect(shown).toEqual(
       Object.fromEntries(
-        SERVICES.map((s) => [s, { calls: TOTALS.calls[s], failures: TOTALS.firstHandWithoutValidation[s] }]),
+        SERVICES.map((s) => [
+          s,
+          { calls: TOTALS.calls[s], failures: TOTALS.firstHandCallsWithoutValidation[s] },
+        ]),
       ),
     );
   });

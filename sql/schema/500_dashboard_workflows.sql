@@ -135,9 +135,9 @@ SELECT
     splitByChar('\t', entry) AS entry_parts,
     if(length(entry_parts) = 2, entry_parts[2], '') AS entry_service,
     -- Rows written before steps_by_service existed fall back to the workflow-wide counts.
-    if(empty(steps_by_service), step_count, steps_by_service[entry_service]) AS steps,
-    if(empty(steps_by_service), failed_step_count,
-       greatest(toInt64(failed_attempts_by_service[entry_service]) - toInt64(retries_by_service[entry_service]), 0)) AS failed_steps,
+    toUInt64(if(empty(steps_by_service), toUInt64(step_count), steps_by_service[entry_service])) AS steps,
+    toUInt64(if(empty(steps_by_service), toInt64(failed_step_count),
+       greatest(toInt64(failed_attempts_by_service[entry_service]) - toInt64(retries_by_service[entry_service]), 0))) AS failed_steps,
     failure_count AS failures,
     retry_count AS retries,
     misrouted_count AS misrouted,

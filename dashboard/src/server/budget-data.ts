@@ -54,7 +54,9 @@ async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
 
 /** The entry service's requests: each workflow's root server span, failed ones by first-hand cause. */
 async function requestInputs(p: DashboardParams): Promise<BudgetInput[]> {
-  const rows = await panelQuery('budget_requests', budgetQueryParams(p));
+  // A request is not of one source: the source filter narrows outbound calls only.
+  const { source: _source, ...params } = budgetQueryParams(p);
+  const rows = await panelQuery('budget_requests', params);
   const byService = new Map<string, BudgetInput>();
   const zero = (): BudgetCounts => ({ range: 0, windows: { '5m': 0, '1h': 0, '6h': 0, '3d': 0 }, period: 0 });
   for (const r of rows) {

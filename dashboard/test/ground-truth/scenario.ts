@@ -246,6 +246,17 @@ export const TOTALS = {
   // edge: client + server span for each of req 2, 5, 7, 9 = 8; orders: server span of req 2 and 5;
   // billing: server span of req 7 and 9.
   propagated: { edge: 8, orders: 2, billing: 2 },
+  // The budget's outbound-calls SLI counts failures of calls (client spans) only; a server's own
+  // rejection is not a call. First-hand failed calls: orders 10 (all its failures are calls);
+  // billing 4 (2×400, ThrottlingException, card_declined: each a call to the upstream or DynamoDB);
+  // edge 0 (its only first-hand failures are its own 400 answers, req 10 and 12).
+  firstHandCalls: { edge: 0, orders: 10, billing: 4 },
+  // Without validation: orders 40P01 + 6×503 = 7; billing ThrottlingException + card_declined = 2.
+  firstHandCallsWithoutValidation: { edge: 0, orders: 7, billing: 2 },
+  // Echoed calls: edge's client call of req 2 (orders 422), 5 (orders 422), 7 (billing 422) and 9
+  // (billing 402) = 4; orders and billing call only the uninstrumented upstream, PostgreSQL,
+  // MariaDB, Redis and DynamoDB, whose failures are first-hand.
+  propagatedCalls: { edge: 4, orders: 0, billing: 0 },
   // class × source, first-hand only.
   matrix: {
     'transient/http': 6,
