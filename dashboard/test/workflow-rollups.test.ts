@@ -237,12 +237,15 @@ describe('workflows_rollup via dashboard_workflows', () => {
     const rows = await named('workflows_recent', { from, to, service: '', failed_only: false, limit: 10 });
     const byId = new Map(rows.map((r) => [r.correlation_id, r]));
     expect([...byId.keys()].sort()).toEqual([wfA, wfB, wfC]);
+    // Steps are the entry service's logical calls: checkout's GET /stock once (a3 is its second
+    // attempt, not a new step; inventory's SELECT is inventory's call). It failed, then its retry
+    // succeeded: no step failed for good, yet the root request failed.
     expect(byId.get(wfA)).toMatchObject({
       started: T0,
       duration_ns: 3000000000,
       services: ['checkout', 'inventory'],
-      steps: 2,
-      failed_steps: 2,
+      steps: 1,
+      failed_steps: 0,
       retries: 1,
       failed: true,
       first_failure_class: 'transient',
@@ -266,8 +269,9 @@ describe('workflows_rollup via dashboard_workflows', () => {
     expect(summary).toMatchObject({
       workflows: 3,
       failed_workflows: 2,
-      total_steps: 6,
-      total_failed_steps: 4,
+      // 1 (wfA) + 2 (wfB) + 2 (wfC); failed for good: wfB's first call, wfC's last.
+      total_steps: 5,
+      total_failed_steps: 2,
     });
     const onlyInventory = await named('workflows_recent', {
       from,
