@@ -107,13 +107,18 @@ try {
   const to = Math.ceil((endS + 1) / 60) * 60;
   const filters = { from, to, service: '', source: '' };
   const wf = { from, to, service: '' };
+  // The budget's SLO period (30 days by default) ends with the range.
+  const budget = { ...filters, period_from: to - 30 * 86_400 };
+  const budgetRequests = { from, to, service: '', period_from: to - 30 * 86_400 };
   await benchPanels('overview panel queries', [
-    ['dashboard/overview_budget', filters],
+    ['dashboard/budget_calls', budget],
+    ['dashboard/budget_failures', budget],
+    ['dashboard/budget_requests', budgetRequests],
     ['dashboard/overview_matrix', filters],
     ['dashboard/overview_timeline', { ...filters, bucket: 900 }],
     ['dashboard/overview_top_codes', { ...filters, limit: 15 }],
     ['dashboard/filter_options', { from, to }],
-    ['dashboard/overview_budget (service filter)', { ...filters, service: 'payments' }],
+    ['dashboard/budget_failures (service filter)', { ...budget, service: 'payments' }],
   ]);
   await benchPanels('workflows panel queries', [
     ['dashboard/workflows_summary', wf],
