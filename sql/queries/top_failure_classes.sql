@@ -1,15 +1,24 @@
 -- name: top_failure_classes
--- description: Failure classes ranked by count in a time window, with their share of all failures, the services and sources they hit, and how many were retryable. Empty service = all services.
+-- description: Failure classes ranked by first-hand failures in a time window (each failure counted once, where it happened: first_hand_failures), with their share, the services and sources they hit, how many were retryable, and the echoes (propagated failures) they caused beside. Empty service = all services.
+WITH echoes AS (
+    SELECT class, count() AS n
+    FROM failures
+    WHERE Timestamp >= {from:DateTime64(3)} AND Timestamp < {to:DateTime64(3)}
+      AND ({service:String} = '' OR ServiceName = {service:String})
+    GROUP BY class
+)
 SELECT
-    class,
+    f.class AS class,
     count() AS failures,
     round(100 * count() / sum(count()) OVER (), 2) AS pct_of_failures,
-    countIf(retryable) AS retryable,
-    uniqExact(ServiceName) AS services,
-    arraySort(groupUniqArray(source)) AS sources,
-    max(Timestamp) AS last_seen
-FROM failures
-WHERE Timestamp >= {from:DateTime64(3)} AND Timestamp < {to:DateTime64(3)}
-  AND ({service:String} = '' OR ServiceName = {service:String})
+    countIf(f.retryable) AS retryable,
+    uniqExact(f.ServiceName) AS services,
+    arraySort(groupUniqArray(f.source)) AS sources,
+    any(e.n) - count() AS propagated,
+    max(f.Timestamp) AS last_seen
+FROM first_hand_failures(from = toDateTime({from:DateTime64(3)}), to = toDateTime({to:DateTime64(3)})) AS f
+LEFT JOIN echoes AS e ON e.class = f.class
+WHERE f.Timestamp >= {from:DateTime64(3)}
+  AND ({service:String} = '' OR f.ServiceName = {service:String})
 GROUP BY class
 ORDER BY failures DESC, class
