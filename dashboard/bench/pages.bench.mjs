@@ -131,7 +131,7 @@ try {
   await benchPanels('retries panel queries', [
     ['dashboard/retries_summary', filters],
     ['dashboard/retries_by_class', filters],
-    ['dashboard/retries_misrouted', filters],
+    ['dashboard/retries_misrouted', { ...filters, limit: 100 }],
     ['dashboard/retries_by_class (service filter)', { ...filters, service: 'payments' }],
   ]);
   await benchPanels('request panel query', [

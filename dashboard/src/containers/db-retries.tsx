@@ -2,7 +2,7 @@ import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatDurationNs, formatPercent, formatTimeUtc } from '../lib/format';
-import { loadMisrouted, loadRetriesByClass, loadRetrySummary } from '../server/retry-data';
+import { loadMisrouted, loadRetriesByClass, loadRetrySummary, MISROUTED_LIMIT } from '../server/retry-data';
 import { sqlConsoleHref } from '../server/sql-links';
 
 /** Whether retries help or hammer: attempts and waiting time by the class that triggered them. */
@@ -74,7 +74,14 @@ export async function DBMisroutedRetries({ params }: { params: DashboardParams }
   const rows = await loadMisrouted(params);
   return (
     <section className="panel" aria-labelledby="misrouted-title">
-      <h2 id="misrouted-title">Misrouted retries</h2>
+      <h2 id="misrouted-title">
+        Misrouted retries{' '}
+        {rows.length >= MISROUTED_LIMIT ? (
+          <span className="muted" data-testid="misrouted-cut">
+            the {MISROUTED_LIMIT} groups with the most wasted calls; the SQL console has the rest
+          </span>
+        ) : null}
+      </h2>
       {rows.length === 0 ? (
         <p className="muted">No identical repeat of a non-retryable call in this range.</p>
       ) : (

@@ -50,8 +50,11 @@ export interface MisroutedRow {
   exampleCorrelationId: string;
 }
 
+/** The misrouted-retry panel lists this many groups; the panel says so when it is full. */
+export const MISROUTED_LIMIT = 100;
+
 export async function loadMisrouted(p: DashboardParams): Promise<MisroutedRow[]> {
-  const rows = await panelQuery('retries_misrouted', filterQueryParams(p));
+  const rows = await panelQuery('retries_misrouted', { ...filterQueryParams(p), limit: MISROUTED_LIMIT });
   return rows.map((r) => ({
     service: str(r.service),
     class: str(r.class),

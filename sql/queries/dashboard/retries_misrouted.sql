@@ -16,4 +16,4 @@ WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
   AND ({source:String} = '' OR source = {source:String})
 GROUP BY service, class, source, code
 ORDER BY wasted_calls DESC, service, code
-LIMIT 100
+LIMIT {limit:UInt32}
