@@ -10,7 +10,7 @@ const MAX_ENTRIES = 2000;
 export interface FailedAttempt {
   attempt: number;
   envelope: Envelope;
-  /** When the failed span ended (epoch ms, span clock): only calls started after it repeat it. */
+  /** When the failed span ended (performance.now() clock): only calls started after it repeat it. */
   endedAt: number;
   /** Date.now() when recorded, for the TTL. */
   at: number;

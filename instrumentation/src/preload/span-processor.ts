@@ -1,8 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import {
   type Attributes,
   type Context,
   diag,
-  type HrTime,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -62,6 +62,12 @@ export class FaultlineSpanProcessor implements SpanProcessor {
    * certainly the caller's.
    */
   private readonly retryContexts = new WeakMap<object, AttemptInfo>();
+  /**
+   * performance.now() at the start of each logical client span. The SDK's own start time is
+   * Date.now(), whole milliseconds with a per-span offset: too coarse to tell whether a call began
+   * before or after an identical one ended, which is what makes it a repeat rather than a twin.
+   */
+  private readonly starts = new WeakMap<object, number>();
 
   constructor(private readonly state: PreloadState) {}
 
@@ -88,6 +94,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
         markTransport(span, parent);
         return;
       }
+      this.starts.set(span, performance.now());
       const info = currentAttemptInfo();
       if (info !== undefined && info.attempt > 1) this.retryContexts.set(span, info);
       if (this.state.attempts.size === 0) return;
@@ -157,8 +164,8 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       return;
     }
     const correlationId = String(attrs[ATTR_CORRELATION_ID] ?? '');
-    const earlier =
-      tracker.size > 0 ? tracker.previous(correlationId, key, epochMs(sdkSpan.startTime)) : undefined;
+    const startedAt = this.starts.get(span) ?? performance.now();
+    const earlier = tracker.size > 0 ? tracker.previous(correlationId, key, startedAt) : undefined;
     const attempt = earlier ? earlier.attempt + 1 : 1;
     if (earlier) {
       stampAttempt(span, attrs, attempt, earlier.envelope);
@@ -168,7 +175,8 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       const retryable = attrs[ATTR_RETRYABLE] === true;
       // raw is only needed to answer a refused repeat (enforce mode), i.e. after a misrouting failure.
       const envelope = envelopeOf(sdkSpan, !retryable);
-      tracker.failed(correlationId, key, attempt, envelope, epochMs(sdkSpan.endTime));
+      // Start plus duration: both SDK times carry the same offset, so their difference is exact.
+      tracker.failed(correlationId, key, attempt, envelope, startedAt + durationMs(sdkSpan));
     } else tracker.succeeded(correlationId, key);
   }
 
@@ -275,8 +283,8 @@ function stampPrevious(span: Span, previous: PreviousEnvelope): void {
   span.setAttribute(ATTR_PREVIOUS_MESSAGE, previous.message);
 }
 
-function epochMs(time: HrTime): number {
-  return time[0] * 1e3 + time[1] / 1e6;
+function durationMs(span: ReadableSpan): number {
+  return (span.endTime[0] - span.startTime[0]) * 1e3 + (span.endTime[1] - span.startTime[1]) / 1e6;
 }
 
 /** The envelope as written on the span, read back for the next attempt (and a refused repeat). */
