@@ -1,25 +1,35 @@
 import { performance } from 'node:perf_hooks';
-import { context, createContextKey, type Span, SpanKind, type Tracer } from '@opentelemetry/api';
-import { mayCarryError, parseJson } from './body-peek.js';
+import { context, createContextKey, diag, type Span, SpanKind, type Tracer } from '@opentelemetry/api';
+import { BodyCopy } from './body-copy.js';
 import { correlationIdOf } from './correlation.js';
+import { tapFetchBody } from './fetch-body-tap.js';
 import { MisroutedRetryError, operationKey } from './misrouted-retry.js';
 import type { PreloadState } from './preload-state.js';
 import { safely } from './safe.js';
 import { setEnvelope } from './span-envelope.js';
 
-/** Longest a span end waits for its peeked body; the timer is unref'd so it never holds the process. */
+/**
+ * Longest a span end waits for the application to read its body: undici ends the span when the
+ * last byte reaches it, which is before the application could read any of it. Unref'd, so it
+ * never holds the process.
+ */
 const BODY_WAIT_MS = 2000;
 const SLOT = createContextKey('faultline.fetch-slot');
 
 /** Links one fetch() call to the undici span(s) it produced. */
 export interface FetchSlot {
-  body?: unknown;
-  delivered: boolean;
+  /** Set by the undici response hook when the final response's body is to be peeked. */
   wantsBody: boolean;
+  /** The bytes the application has read so far, bounded. */
+  copy?: BodyCopy;
+  /** The application finished with the body (or will not): the span may end. */
+  delivered: boolean;
   onDelivered?: () => void;
 }
 
 const slotsByRequest = new WeakMap<object, FetchSlot>();
+/** Spans whose end waits on a body, delivered before a natural exit so none is lost. */
+const waiting = new Set<FetchSlot>();
 
 /** Called from the undici request hook, which runs in the fetch() caller's async context. */
 export function adoptFetchSlot(request: object): void {
@@ -32,9 +42,9 @@ export function fetchSlotOf(request: object): FetchSlot | undefined {
 }
 
 /**
- * undici ends the span as soon as the last byte arrives, before anyone could read a clone of the
- * body. For a peeked response the end is held (with its original timestamp) until the wrapper
- * has read the clone, so the envelope lands on an open span.
+ * Holds the span's end (with its original timestamp) until the application has read the body
+ * through the tap, so the copy is complete when the span processor classifies it. A body left
+ * unread ends the span after BODY_WAIT_MS, or at the latest before the process exits.
  */
 export function deferEndForBody(span: Span, slot: FetchSlot): () => unknown {
   slot.wantsBody = true;
@@ -42,30 +52,46 @@ export function deferEndForBody(span: Span, slot: FetchSlot): () => unknown {
   span.end = (endTime) => {
     const at = endTime ?? performance.now();
     if (slot.delivered) return end(at);
-    const timer = setTimeout(() => deliver(slot, undefined), BODY_WAIT_MS);
+    const timer = setTimeout(() => deliver(slot), BODY_WAIT_MS);
     timer.unref();
+    waiting.add(slot);
     slot.onDelivered = () => {
       clearTimeout(timer);
+      waiting.delete(slot);
       end(at);
     };
   };
-  return () => slot.body;
+  return () => slot.copy?.json();
 }
 
-function deliver(slot: FetchSlot, body: unknown): void {
+function deliver(slot: FetchSlot): void {
   if (slot.delivered) return;
   slot.delivered = true;
-  slot.body = body;
   slot.onDelivered?.();
 }
 
+/** Copies what the application reads of the body; past the bound the span need not wait. */
+function peekBody(response: Response, slot: FetchSlot, maxBytes: number): void {
+  const copy = new BodyCopy(maxBytes);
+  slot.copy = copy;
+  const tapped = tapFetchBody(response, {
+    chunk: (bytes) => {
+      copy.add(bytes);
+      if (!copy.open) deliver(slot);
+    },
+    done: () => deliver(slot),
+  });
+  if (!tapped) deliver(slot);
+}
+
 /**
- * Wraps global fetch to tee small JSON bodies (Response.clone) for silent-failure detection and,
- * in enforce mode, to refuse a misrouted retry before anything leaves the process.
+ * Wraps global fetch to tap JSON bodies as the application reads them (silent-failure detection)
+ * and, in enforce mode, to refuse a misrouted retry before anything leaves the process.
  */
 export function installFetchWrapper(state: PreloadState, tracer: Tracer): () => void {
   const original = globalThis.fetch;
   if (typeof original !== 'function') return () => {};
+  const maxBytes = state.config.bodyPeekMaxBytes;
   const wrapped: typeof fetch = function fetch(input, init) {
     const refused = state.config.enforceMisrouted
       ? safely('fetch enforce', () => refuse(state, tracer, input, init))
@@ -77,26 +103,30 @@ export function installFetchWrapper(state: PreloadState, tracer: Tracer): () => 
       .then(
         (response) => {
           if (slot.wantsBody) {
-            safely('fetch peek', () =>
-              response
-                .clone()
-                .text()
-                .then(
-                  (text) => deliver(slot, mayCarryError(text) ? parseJson(text) : undefined),
-                  () => deliver(slot, undefined),
-                ),
-            );
+            try {
+              peekBody(response, slot, maxBytes);
+            } catch (err) {
+              diag.warn('faultline: fetch peek failed', err);
+              deliver(slot);
+            }
           }
           return response;
         },
         (err: unknown) => {
-          deliver(slot, undefined);
+          deliver(slot);
           throw err;
         },
       );
   };
   globalThis.fetch = wrapped;
+  // Registered before the exit flush's own listener (start() installs this first), so the
+  // spans still waiting on an unread body end in time to be flushed.
+  const endWaiting = (): void => {
+    for (const slot of waiting) deliver(slot);
+  };
+  process.on('beforeExit', endWaiting);
   return () => {
+    process.removeListener('beforeExit', endWaiting);
     if (globalThis.fetch === wrapped) globalThis.fetch = original;
   };
 }

@@ -4,7 +4,8 @@ import { diag, type Span } from '@opentelemetry/api';
 import type { HttpInstrumentationConfig } from '@opentelemetry/instrumentation-http';
 import { ATTR_CORRELATION_ID } from '../attributes.js';
 import { classifyError } from '../error/classify-error.js';
-import { isPeekable, peekIncomingMessage } from './body-peek.js';
+import { isPeekable } from './body-peek.js';
+import { peekIncomingMessage } from './incoming-peek.js';
 import { MisroutedRetryError } from './misrouted-retry.js';
 import type { PreloadState } from './preload-state.js';
 import { attributesOf, setEnvelope } from './span-envelope.js';
@@ -46,8 +47,11 @@ export function httpHooks(
       try {
         const { headers } = response;
         const status = response.statusCode ?? 0;
+        // node:http hands the application the bytes as sent: a compressed body is not JSON to us.
         const peek =
-          bodyPeek && isPeekable(headers['content-type'], headers['content-length'], bodyPeekMaxBytes)
+          bodyPeek &&
+          headers['content-encoding'] === undefined &&
+          isPeekable(headers['content-type'], headers['content-length'], bodyPeekMaxBytes)
             ? peekIncomingMessage(response, bodyPeekMaxBytes)
             : undefined;
         // A success without a peeked body has nothing to classify: record only what can fail.

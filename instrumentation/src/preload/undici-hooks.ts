@@ -49,10 +49,13 @@ export function undiciHooks(
       try {
         const status = response.statusCode;
         const slot = fetchSlotOf(request);
+        // A redirect's body is never the application's: fetch follows it under the same slot,
+        // and the final response is the one to peek.
         const peek =
           slot !== undefined &&
           !slot.wantsBody &&
           bodyPeek &&
+          (status < 300 || status >= 400) &&
           isPeekableRaw(response.headers, bodyPeekMaxBytes);
         // Successes that are not peeked have nothing to classify: no header record for them.
         if (status < 400 && !peek) return;
@@ -68,7 +71,10 @@ export function undiciHooks(
   };
 }
 
-/** isPeekable over undici's raw header list, without building a record for every response. */
+/**
+ * isPeekable over undici's raw header list, without building a record for every response. The
+ * encoding is not looked at: fetch hands the application (and so the tap) decoded bytes.
+ */
 function isPeekableRaw(raw: readonly (Buffer | string)[], maxBytes: number): boolean {
   let type: string | undefined;
   let length: string | undefined;

@@ -1,14 +1,17 @@
 import { createServer, get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isPeekable, mayCarryError, peekIncomingMessage } from '../../src/preload/body-peek.js';
+import { isPeekable, mayCarryError } from '../../src/preload/body-peek.js';
+import { peekIncomingMessage } from '../../src/preload/incoming-peek.js';
 
 describe('body peek', () => {
-  it('only peeks JSON with a small declared length', () => {
+  it('only peeks JSON whose declared length, if any, is within the bound', () => {
     expect(isPeekable('application/json; charset=utf-8', '120', 16_384)).toBe(true);
     expect(isPeekable('application/problem+json', 80, 16_384)).toBe(true);
     expect(isPeekable('text/html', '120', 16_384)).toBe(false);
-    expect(isPeekable('application/json', undefined, 16_384)).toBe(false); // chunked / streamed
+    // Chunked or close-delimited: peeked, bounded by what arrives (BodyCopy).
+    expect(isPeekable('application/json', undefined, 16_384)).toBe(true);
+    expect(isPeekable('text/html', undefined, 16_384)).toBe(false);
     expect(isPeekable('application/json', '20000', 16_384)).toBe(false);
     expect(isPeekable('application/json', '0', 16_384)).toBe(false);
     // AWS JSON protocols carry the error name (ThrottlingException) only in the body.
