@@ -37,6 +37,11 @@ export class AttemptTracker {
     return hit !== undefined && hit.endedAt <= startedAt ? hit : undefined;
   }
 
+  /** The call's last failure on record, however recent: a call starting now repeats it. */
+  latest(correlationId: string, operation: string): FailedAttempt | undefined {
+    return this.fresh(`${correlationId}\u0000${operation}`);
+  }
+
   /** The earlier envelope when repeating this call now would be a misrouted retry, else undefined. */
   lookup(correlationId: string, operation: string): Envelope | undefined {
     const hit = this.fresh(`${correlationId}\u0000${operation}`);
