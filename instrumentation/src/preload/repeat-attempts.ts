@@ -26,9 +26,9 @@ type PreviousEnvelope = Pick<Envelope, 'class' | 'code' | 'message'>;
  * correlation id) of a call that failed is its next attempt, after that failure (faultline.previous_*);
  * after a success the count starts again, so a hand-written loop and withRetry give the same
  * numbers. A call counts as a repeat only if it began after the failure ended: concurrent identical
- * calls are twins, not retries. Decided at start when the failure is already on record (also the
- * moment enforce mode needs it), else at the end, when pg has set its statement and a held end
- * (a peeked fetch body) has recorded the earlier outcome.
+ * calls are twins, not retries. Misrouted repeats are marked at start when the failure is already
+ * on record (the moment enforce mode needs it); the attempt is settled at the end, when pg has set
+ * its statement and a held end (a fetch body waiting to be read) has recorded the earlier outcome.
  */
 export class RepeatAttempts {
   /**
@@ -37,7 +37,11 @@ export class RepeatAttempts {
    * before or after an identical one ended.
    */
   private readonly starts = new WeakMap<object, number>();
-  /** Calls that began while the failure they repeat was already on record: certain repeats. */
+  /**
+   * The failure on record when a call began: that call repeats it (or a later one that ended before
+   * the call began, once recorded). Kept because the timestamps of a failure that ended a few
+   * microseconds before the repeat began cannot always tell the two apart.
+   */
   private readonly repeatOf = new WeakMap<object, FailedAttempt>();
   /**
    * withRetry's attempt (when > 1) of calls started inside it: the number of last resort for calls
@@ -78,9 +82,14 @@ export class RepeatAttempts {
     }
     const correlationId = String(attrs[ATTR_CORRELATION_ID] ?? '');
     const startedAt = this.starts.get(span) ?? performance.now();
+    const onRecordAtStart = this.repeatOf.get(span);
+    const current = tracker.size > 0 ? tracker.previous(correlationId, key, startedAt) : undefined;
+    // A later failure that ended before this call began is the one it repeats, even if it was
+    // recorded only after this call started (its end held for a body).
     const earlier =
-      this.repeatOf.get(span) ??
-      (tracker.size > 0 ? tracker.previous(correlationId, key, startedAt) : undefined);
+      current !== undefined && (onRecordAtStart === undefined || current.endedAt >= onRecordAtStart.endedAt)
+        ? current
+        : onRecordAtStart;
     const attempt = earlier ? earlier.attempt + 1 : 1;
     if (earlier) {
       stampAttempt(span, attrs, attempt, earlier.envelope);

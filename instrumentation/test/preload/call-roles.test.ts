@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
@@ -231,6 +232,25 @@ describe('call roles, propagation and attempts in the span processor', () => {
       'faultline.previous_message': 'timed out',
     });
     expect(faultline(exported('GET')[0])).toEqual({ 'faultline.source': 'http' });
+  });
+
+  it('numbers a repeat after a failure whose end was held, even if it was recorded late', () => {
+    const request = start('GET /page', SpanKind.SERVER);
+    const http = { 'http.request.method': 'GET', 'url.full': 'http://127.0.0.1:1/held' };
+    const failing = (span: Span, end?: number): void => {
+      span.setAttribute('http.response.status_code', 503);
+      span.end(end);
+    };
+    failing(start('GET', SpanKind.CLIENT, request, http));
+    // The second call's response is complete, but its span's end waits for the body (fetch-peek)…
+    const held = start('GET', SpanKind.CLIENT, request, http);
+    const lastByte = performance.now();
+    // …while the application already makes the third call.
+    const third = start('GET', SpanKind.CLIENT, request, http);
+    failing(held, lastByte);
+    failing(third);
+    request.end();
+    expect(exported('GET').map((s) => s.attributes['faultline.attempt'] ?? 1)).toEqual([1, 2, 3]);
   });
 
   it('starts counting again after a success, and leaves concurrent identical calls at attempt 1', () => {

@@ -151,7 +151,10 @@ describe.concurrent.each(RUNS)('preload --$mode with $fixture exporting $protoco
     expect(envelopeOf(redisFailed)).toMatchObject({ source: 'db', code: 'WRONGTYPE', retryable: false });
   });
 
-  it('records withRetry attempt numbers and the resend count on each attempt span', () => {
+  // The scenario calls GET /ok-false and GET /status/503 with node:http (both fail), then fetches
+  // the same URLs: identical repeats in one request. withRetry then fetches /status/503 twice more
+  // (503, 503) and /status/200, a different call.
+  it('numbers identical repeats after a failure, withRetry’s included, with the resend count', () => {
     const retried = spans
       .filter((s) => s.attributes['faultline.attempt'] !== undefined)
       .map((s) => ({
@@ -159,12 +162,13 @@ describe.concurrent.each(RUNS)('preload --$mode with $fixture exporting $protoco
         path: new URL(String(s.attributes['url.full'])).pathname,
         resendCount: s.attributes['http.request.resend_count'],
       }))
-      .sort((x, y) => Number(x.attempt) - Number(y.attempt));
+      .sort((x, y) => Number(x.attempt) - Number(y.attempt) || x.path.localeCompare(y.path));
     expect(retried).toEqual([
+      { attempt: 2, path: '/ok-false', resendCount: 1 },
       { attempt: 2, path: '/status/503', resendCount: 1 },
-      { attempt: 3, path: '/status/200', resendCount: 2 },
+      { attempt: 3, path: '/status/503', resendCount: 2 },
     ]);
-    // Attempt 1 carries no attribute (absent means 1): the node:http call and the first fetch.
+    // Attempt 1 carries no attribute (absent means 1): the node:http call.
     expect(httpClientSpans(spans, '/status/503')).toHaveLength(3);
   });
 
