@@ -13,7 +13,7 @@ export class BodyCopy {
 
   constructor(private readonly maxBytes: number) {}
 
-  /** False once the body outgrew the bound: callers stop offering chunks. */
+  /** False once the body outgrew the bound or was read: callers stop offering chunks. */
   get open(): boolean {
     return this.chunks !== undefined;
   }
@@ -37,12 +37,19 @@ export class BodyCopy {
     this.size = size;
   }
 
-  /** The copied body as JSON when it may report a failure; undefined otherwise or past the bound. */
+  /**
+   * The copied body as JSON when it may report a failure; undefined otherwise or past the bound.
+   * Read once, when the span ends: the copy is released then (the response object, which holds
+   * it, may live much longer) and takes no more chunks.
+   */
   json(): unknown {
     const chunks = this.chunks;
-    if (chunks === undefined || this.size === 0) return undefined;
+    const size = this.size;
+    this.chunks = undefined;
+    this.size = 0;
+    if (chunks === undefined || size === 0) return undefined;
     // Decoded once, after the last chunk, so a character split across chunks decodes whole.
-    const text = Buffer.concat(chunks, this.size).toString('utf8');
+    const text = Buffer.concat(chunks, size).toString('utf8');
     return mayCarryError(text) ? parseJson(text) : undefined;
   }
 }
