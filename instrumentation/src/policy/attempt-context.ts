@@ -21,8 +21,9 @@ holder[KEY] = storage;
 
 /**
  * The attempt number of the withRetry call running in this async context, or `undefined`
- * outside withRetry. The preload reads it when a CLIENT span starts and records it as
- * `faultline.attempt`.
+ * outside withRetry. The preload numbers attempts from identical repeats of failed calls, so that
+ * hand-written loops count the same; it reads this (when a CLIENT span starts) only for calls it
+ * has no operation key for.
  */
 export function currentAttempt(): number | undefined {
   return storage.getStore()?.attempt;
