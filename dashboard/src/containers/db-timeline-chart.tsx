@@ -20,7 +20,7 @@ export async function DBTimelineChart({ params }: { params: DashboardParams }) {
   return (
     <section className="panel" aria-labelledby="timeline-title">
       <h2 id="timeline-title">
-        Failures over time{' '}
+        First-hand failures over time{' '}
         <span className="muted">per {params.range.bucketS / 60} min, stacked by class</span>
       </h2>
       <ClassLegend />

@@ -35,6 +35,8 @@ export interface BudgetSettings {
   rangeS: number;
   /** End of the range (unix seconds): the windows and the period end here. */
   toS: number;
+  /** Now (unix seconds): a range may end in the future (the current minute), time observed may not. */
+  nowS?: number;
   callerFaults: CallerFaultMode;
 }
 
@@ -77,7 +79,8 @@ export function computeBudget(input: BudgetInput, s: BudgetSettings): ServiceBud
       (acc, [cls, c]) => acc + (!countedOnly || counted(cls, s.callerFaults) ? pick(c) : 0),
       0,
     );
-  const observedS = Math.max(60, s.toS - Math.max(input.firstSeenS, s.toS - s.periodS));
+  const endS = Math.min(s.toS, s.nowS ?? s.toS);
+  const observedS = Math.max(60, endS - Math.max(input.firstSeenS, s.toS - s.periodS));
   const expectedInPeriod = input.total.period * (s.periodS / Math.min(observedS, s.periodS));
   const allowedInPeriod = expectedInPeriod * allowedRate;
   const failures = sum((c) => c.range);
