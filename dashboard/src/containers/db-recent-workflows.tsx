@@ -49,7 +49,7 @@ export async function DBRecentWorkflows({
             <td>
               {w.firstFailureClass ? (
                 <>
-                  <ClassBadge value={w.firstFailureClass} /> {w.firstFailureSource}{' '}
+                  <ClassBadge value={w.firstFailureClass} /> {w.firstFailureService} {w.firstFailureSource}{' '}
                   <code>{w.firstFailureCode}</code>
                 </>
               ) : null}

@@ -87,7 +87,10 @@ export async function DBWorkflowReliability({ params }: { params: DashboardParam
             </tbody>
           </table>
         </details>
-        <p className="muted">A step is an outbound call that is not a retry (attempt 1).</p>
+        <p className="muted">
+          A step is a logical outbound call of the workflow's entry service, its retries included; it fails
+          only when its last attempt failed. Predicted end-to-end is the mean of p^n over the workflows.
+        </p>
       </section>
     </>
   );

@@ -69,6 +69,7 @@ export interface WorkflowRow {
   firstFailureClass: string;
   firstFailureSource: string;
   firstFailureCode: string;
+  firstFailureService: string;
 }
 
 export async function loadRecentWorkflows(
@@ -90,5 +91,6 @@ export async function loadRecentWorkflows(
     firstFailureClass: str(r.first_failure_class),
     firstFailureSource: str(r.first_failure_source),
     firstFailureCode: str(r.first_failure_code),
+    firstFailureService: str(r.first_failure_service),
   }));
 }

@@ -12,7 +12,8 @@ SELECT
   failed,
   first_failure_class,
   first_failure_source,
-  first_failure_code
+  first_failure_code,
+  first_failure_service
 FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
 WHERE workflow_key IN (
   SELECT workflow_key
