@@ -8,10 +8,13 @@ export {
   type ReceiverOptions,
   resolveReceiverConfig,
 } from './config/receiver-config.js';
+export { DirectoryInUseError, type LockPurpose } from './lock/directory-in-use-error.js';
+export type { LockOwner } from './lock/lock-owner.js';
 export type { DecodeLimits, DecodeResult } from './otlp/decode-context.js';
 export { decodeTraces } from './otlp/decode-traces.js';
 export { OtlpDecodeError } from './otlp/otlp-decode-error.js';
 export type { OtlpEncoding } from './otlp/otlp-responses.js';
+export { type IngestHealth, readIngestHealth } from './server/ingest-health.js';
 export { runCli } from './server/run-cli.js';
 export { type Collector, type CollectorOptions, startCollector } from './server/start-collector.js';
 // The store and writer (H4a) are re-exported whole, so their additions reach the package entry.

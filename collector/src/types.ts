@@ -106,6 +106,11 @@ export interface Store {
   mode: StoreMode;
   /** Database the tables live in. */
   database: string;
+  /**
+   * Embedded only: the data directory, locked by this process while a handle is open. The
+   * writer keeps its write-ahead log under it (`<dataDir>/wal`) unless told otherwise.
+   */
+  dataDir?: string;
   /** Runs sql/queries/<name>.sql with validated `{p:Type}` parameters. */
   runNamed<T = Record<string, unknown>>(
     name: string,
@@ -171,6 +176,15 @@ export interface WriterStats {
   ackAfter: 'insert' | 'wal';
   /** Spans moved to `<spoolDir>/rejected` after ClickHouse refused their batch repeatedly (not a network error). */
   quarantined: number;
+  /**
+   * When the oldest span counted in `pendingInsert` was acknowledged (epoch ms), or null when none
+   * waits. Under load some spans always wait a moment; an old one means inserts are not landing.
+   */
+  oldestPendingAt: number | null;
+  /** The last failed insert attempt: its error text and when (epoch ms); null if none failed. */
+  lastInsertError: { message: string; at: number } | null;
+  /** The write-ahead log / spool directory this writer holds locked. */
+  spoolDir: string;
   insertLatency: LatencyHistogram;
 }
 
@@ -214,7 +228,11 @@ export interface WriterOptions {
    * SaturatedError. Bounds memory when spans are large, which a span count alone does not.
    */
   maxQueueBytes?: number;
-  /** Spool directory. Env `FAULTLINE_SPOOL_DIR`, default `./.faultline/spool`. One writer per directory. */
+  /**
+   * Write-ahead log / spool directory. Env `FAULTLINE_SPOOL_DIR`; default `<dataDir>/wal` over an
+   * embedded store, `./.faultline/spool` over a server. One writer per directory: the writer locks
+   * it (see `close()`), and a second one, in this process or another, is refused naming the holder.
+   */
   spoolDir?: string;
   /** Spool size on disk at most (default 1 GiB); beyond → SaturatedError. */
   maxSpoolBytes?: number;
@@ -260,5 +278,10 @@ export interface SpanWriter {
    * is failing, naming the pending count and the last insert error (the spans stay durable on disk).
    */
   settle(options?: SettleOptions): Promise<void>;
+  /**
+   * Drains, then releases the lock on the spool directory so another writer may take it over;
+   * later writes are refused. What stays on disk is replayed by the next writer. Idempotent.
+   */
+  close(): Promise<void>;
   stats(): WriterStats;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { StoreOptions } from '../types.js';
+import type { StoreOptions, WriterOptions } from '../types.js';
 import { ConfigError, RECEIVER_DEFAULTS, type ReceiverOptions } from './receiver-config.js';
 
 export const CLI_USAGE = `Usage: faultline-collector [options]
@@ -15,6 +15,8 @@ Options:
                                     (FAULTLINE_INGEST_TOKEN holds the token itself)
   --allow-insecure-bind             listen beyond loopback without a token (FAULTLINE_ALLOW_INSECURE_BIND=1)
   --data-dir <path>                 embedded chDB directory (FAULTLINE_DATA_DIR, default ./.faultline/data)
+  --spool-dir <path>                write-ahead log directory (FAULTLINE_SPOOL_DIR, default <data-dir>/wal;
+                                    with --clickhouse-url ./.faultline/spool); locked by this process
   --clickhouse-url <url>            use a ClickHouse server instead (FAULTLINE_CLICKHOUSE_URL; user, password
                                     and database from FAULTLINE_CLICKHOUSE_USER/_PASSWORD/_DATABASE)
   --max-body-bytes <n>              request body as sent (FAULTLINE_MAX_BODY_BYTES, default ${RECEIVER_DEFAULTS.maxBodyBytes})
@@ -29,6 +31,7 @@ export interface CliArgs {
   help: boolean;
   receiver: ReceiverOptions;
   store: StoreOptions;
+  writer: WriterOptions;
 }
 
 const NUMERIC = {
@@ -62,7 +65,12 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const store: StoreOptions = {};
   if (v['data-dir'] !== undefined) store.dataDir = v['data-dir'];
   if (v['clickhouse-url'] !== undefined) store.url = v['clickhouse-url'];
-  return { help: v.help === true, receiver, store };
+  const writer: WriterOptions = {};
+  if (v['spool-dir'] !== undefined) {
+    if (v['spool-dir'].trim() === '') throw new ConfigError('--spool-dir must be a directory path, got ""');
+    writer.spoolDir = v['spool-dir'];
+  }
+  return { help: v.help === true, receiver, store, writer };
 }
 
 function parse(argv: string[]) {
@@ -76,6 +84,7 @@ function parse(argv: string[]) {
       'token-file': { type: 'string' },
       'allow-insecure-bind': { type: 'boolean' },
       'data-dir': { type: 'string' },
+      'spool-dir': { type: 'string' },
       'clickhouse-url': { type: 'string' },
       'max-body-bytes': { type: 'string' },
       'max-decompressed-bytes': { type: 'string' },

@@ -111,7 +111,7 @@ export async function handleTraces(
     deps.decoding.count--;
   }
 
-  stats.spansInvalid += decoded.rejectedSpans;
+  stats.countInvalidSpans(decoded.rejectedSpans);
   stats.valuesTruncated += decoded.truncatedValues;
   if (written) {
     try {

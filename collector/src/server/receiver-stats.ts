@@ -12,7 +12,17 @@ export class ReceiverStats {
   bodiesDecoded = 0;
   bytesDecoded = 0;
 
+  /** When a request or a span was last refused (epoch ms), or null. */
+  lastRefusedAt: number | null = null;
+
   countResponse(status: number): void {
     this.responses.set(status, (this.responses.get(status) ?? 0) + 1);
+    if (status >= 400) this.lastRefusedAt = Date.now();
+  }
+
+  /** Spans dropped one by one inside an accepted request (partial success). */
+  countInvalidSpans(n: number): void {
+    this.spansInvalid += n;
+    if (n > 0) this.lastRefusedAt = Date.now();
   }
 }

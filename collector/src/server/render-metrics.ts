@@ -79,6 +79,18 @@ export function renderMetrics(receiver: ReceiverStats, writer: WriterStats): str
   );
   one('faultline_insert_errors_total', 'counter', 'Failed insert attempts.', writer.insertErrors);
   one(
+    'faultline_insert_last_error_timestamp_seconds',
+    'gauge',
+    'Unix time of the last failed insert attempt; 0 if none failed.',
+    (writer.lastInsertError?.at ?? 0) / 1000,
+  );
+  one(
+    'faultline_writer_oldest_pending_age_seconds',
+    'gauge',
+    'Age of the oldest acknowledged span not yet inserted; 0 when none waits. Growing means inserts are not landing.',
+    writer.oldestPendingAt === null ? 0 : Math.max(0, Date.now() - writer.oldestPendingAt) / 1000,
+  );
+  one(
     'faultline_attribute_values_truncated_total',
     'counter',
     'Attribute values cut to the configured length limit.',

@@ -24,7 +24,14 @@ export async function runCli(argv: string[]): Promise<number> {
     // Refuse a bad or unsafe receiver setting before touching the data directory.
     resolveReceiverConfig(args.receiver);
     const store = await openStore(args.store);
-    const collector = await startCollector({ ...args.receiver, store });
+    let collector: Awaited<ReturnType<typeof startCollector>>;
+    try {
+      collector = await startCollector({ ...args.receiver, store, writerOptions: args.writer });
+    } catch (err) {
+      // A refused write-ahead log must not keep the data directory locked on the way out.
+      await store.close();
+      throw err;
+    }
     console.log(
       `faultline-collector listening on ${collector.url}/v1/traces ` +
         `(${store.mode === 'embedded' ? 'embedded chDB' : 'ClickHouse server'})`,

@@ -5,6 +5,7 @@ import { openStore } from '../store/index.js';
 import type { SpanWriter, Store, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
 import { handleTraces, type TracesHandlerDeps } from './handle-traces.js';
+import { ingestHealth, registerIngestHealth } from './ingest-health.js';
 import { ReceiverStats } from './receiver-stats.js';
 import { renderMetrics } from './render-metrics.js';
 import { sendProblem } from './send-problem.js';
@@ -23,7 +24,10 @@ export interface Collector {
   /** Base URL, e.g. `http://127.0.0.1:4318`. */
   url: string;
   writer: SpanWriter;
-  /** Stops accepting, finishes in-flight requests, drains the writer. Idempotent. */
+  /**
+   * Stops accepting, finishes in-flight requests, drains the writer (and closes it, releasing its
+   * directory lock, when the collector created it). Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -32,16 +36,25 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
   const config = resolveReceiverConfig(options);
   let ownedStore: Store | undefined;
   let writer = options.writer;
+  const ownsWriter = !writer;
   if (!writer) {
     let store = options.store;
     if (!store) {
       store = await openStore();
       ownedStore = store;
     }
-    writer = createSpanWriter(store, options.writerOptions);
+    try {
+      writer = createSpanWriter(store, options.writerOptions);
+    } catch (err) {
+      await ownedStore?.close();
+      throw err;
+    }
   }
   const activeWriter = writer;
+  // Ours to close; a writer the caller passed in is only drained, the caller closes it.
+  const finishWriter = () => (ownsWriter ? activeWriter.close() : activeWriter.drain());
   const stats = new ReceiverStats();
+  const startedAt = Date.now();
   let closing = false;
   const inFlight = new Set<Promise<void>>();
 
@@ -119,18 +132,27 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
         replayed: w.replayed,
         insertErrors: w.insertErrors,
       },
+      ingest: ingestHealth(stats, w, startedAt),
     });
     res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
     res.end(body);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    // Nothing was accepted: hand the log and the data directory back before reporting.
+    await finishWriter();
+    await ownedStore?.close();
+    throw err;
+  }
+  const unregister = registerIngestHealth(() => ingestHealth(stats, activeWriter.stats(), startedAt));
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -146,7 +168,8 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
     while (deps.decoding.count > 0) await new Promise((r) => setTimeout(r, 5));
     clearTimeout(cut);
-    await activeWriter.drain();
+    unregister();
+    await finishWriter();
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     server.closeIdleConnections();
     const forced = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);

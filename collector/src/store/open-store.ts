@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import {
   type ClickHouseClient,
   type ClickHouseClientConfigOptions,
@@ -6,6 +5,7 @@ import {
   createClient,
 } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
+import { acquireDirectoryLock, type DirectoryLock } from '../lock/directory-lock.js';
 import type { Store, StoreOptions } from '../types.js';
 import { applySchema } from './apply-schema.js';
 import { isConnectionError } from './connection-error.js';
@@ -29,6 +29,8 @@ interface StoreCore {
   /** Embedded only: a readonly session for the SQL console. */
   consoleClient?: ClickHouseClient;
   refs: number;
+  /** Embedded only: this process's lock on the data directory, released with the last handle. */
+  lock?: DirectoryLock;
   schema?: Promise<void>;
   schemaApplied: boolean;
 }
@@ -79,23 +81,43 @@ async function createCore(key: string, o: ResolvedStoreOptions): Promise<StoreCo
         );
       }
     }
-    mkdirSync(o.dataDir, { recursive: true });
-    // chDB applies per-request settings as SETs that persist in the session. Three sessions on
-    // the one engine keep them apart: writes (never given per-request settings), named queries
-    // (always given the same ones) and the console (readonly, its own row and time limits).
-    const client = createEmbeddedClient(o.dataDir);
-    const namedClient = createEmbeddedClient(o.dataDir);
-    const consoleClient = createEmbeddedClient(o.dataDir);
-    if (o.database !== 'default') {
-      await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${o.database}` });
+    // chDB refuses a second process with a bare "Failed to create connection"; the lock says who
+    // holds the directory and what to do, and keeps a second collector off its write-ahead log.
+    const lock = acquireDirectoryLock(o.dataDir, DATA_DIR_LOCK);
+    try {
+      return await openEmbeddedCore(key, o, lock);
+    } catch (err) {
+      lock.release();
+      throw err;
     }
-    for (const c of [client, namedClient, consoleClient]) {
-      if (o.database !== 'default') await c.command({ query: `USE ${o.database}` });
-      if (c !== client) await c.command({ query: 'SET readonly = 2' });
-    }
-    return { key, options: o, client, namedClient, consoleClient, refs: 0, schemaApplied: false };
   }
   return { key, options: o, client: createServerClient(o, o.database), refs: 0, schemaApplied: false };
+}
+
+const DATA_DIR_LOCK = {
+  what: 'the data directory',
+  fix: 'point FAULTLINE_DATA_DIR (--data-dir) at another directory (to query this data while that process runs, use its SQL console, /sql)',
+};
+
+async function openEmbeddedCore(
+  key: string,
+  o: ResolvedStoreOptions,
+  lock: DirectoryLock,
+): Promise<StoreCore> {
+  // chDB applies per-request settings as SETs that persist in the session. Three sessions on
+  // the one engine keep them apart: writes (never given per-request settings), named queries
+  // (always given the same ones) and the console (readonly, its own row and time limits).
+  const client = createEmbeddedClient(o.dataDir);
+  const namedClient = createEmbeddedClient(o.dataDir);
+  const consoleClient = createEmbeddedClient(o.dataDir);
+  if (o.database !== 'default') {
+    await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${o.database}` });
+  }
+  for (const c of [client, namedClient, consoleClient]) {
+    if (o.database !== 'default') await c.command({ query: `USE ${o.database}` });
+    if (c !== client) await c.command({ query: 'SET readonly = 2' });
+  }
+  return { key, options: o, client, namedClient, consoleClient, refs: 0, lock, schemaApplied: false };
 }
 
 /** Applies sql/schema once per core; a failed attempt is forgotten so the next call retries. */
@@ -126,6 +148,7 @@ function makeHandle(core: StoreCore): Store {
     client: core.client,
     mode: core.options.mode,
     database: core.options.database,
+    dataDir: embedded ? core.options.dataDir : undefined,
     runNamed: (name, params, opts) => {
       const client = core.namedClient ?? core.client;
       return flushAfterError(client, embedded, () => runNamed(client, name, params, opts));
@@ -140,9 +163,13 @@ function makeHandle(core: StoreCore): Store {
       closed = true;
       if (--core.refs > 0) return;
       registry().cores.delete(core.key);
-      await core.consoleClient?.close();
-      await core.namedClient?.close();
-      await core.client.close();
+      try {
+        await core.consoleClient?.close();
+        await core.namedClient?.close();
+        await core.client.close();
+      } finally {
+        core.lock?.release();
+      }
     },
   };
 }

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import type { DirectoryLock } from '../lock/directory-lock.js';
 import type { SettleOptions, SpanWriter, Store, TraceRow, WriterOptions, WriterStats } from '../types.js';
 import { createWalWriter } from './create-wal-writer.js';
 import { serializeRows } from './insert-batch.js';
 import { LatencyRecorder } from './latency-histogram.js';
-import { resolveWriterOptions } from './resolve-writer-options.js';
+import { lockSpool } from './lock-spool.js';
+import { type ResolvedWriterOptions, resolveWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
-import { createTimedInsert, newWriterCounters } from './timed-insert.js';
+import { createTimedInsert, insertErrorOf, newWriterCounters } from './timed-insert.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments } from './wal-segment.js';
 
@@ -33,10 +35,21 @@ interface Batch {
  * appended to the fsync'd spool. While the spool holds anything, new batches queue behind it so
  * replay keeps arrival order. Memory is bounded by `maxQueueSpans` and `maxQueueBytes` (buffered +
  * in flight) and disk by `maxSpoolBytes`; past any, `write` rejects with SaturatedError.
+ * The spool directory is locked for the writer's life (until `close()`); a directory another
+ * writer holds is refused with DirectoryInUseError naming it.
  */
 export function createSpanWriter(store: Store, options: WriterOptions = {}): SpanWriter {
-  const o = resolveWriterOptions(options);
-  if (o.ackAfter === 'wal') return createWalWriter(store, o);
+  const o = resolveWriterOptions(options, store.dataDir);
+  const lock = lockSpool(o.spoolDir);
+  try {
+    return o.ackAfter === 'wal' ? createWalWriter(store, o, lock) : createInsertWriter(store, o, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+function createInsertWriter(store: Store, o: ResolvedWriterOptions, lock: DirectoryLock): SpanWriter {
   const spool = new Spool(o.spoolDir);
   const latency = new LatencyRecorder();
   const counters = newWriterCounters();
@@ -55,6 +68,8 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
   // Logged once per outage, not per failed batch.
   let outage = false;
   let lastInsertError: unknown;
+  let lastInsertErrorAt = 0;
+  let closed: Promise<void> | undefined;
 
   const insert = createTimedInsert(store, o, latency);
 
@@ -75,6 +90,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
       onError(err, segment) {
         counters.insertErrors++;
         lastInsertError = err;
+        lastInsertErrorAt = Date.now();
         if (!segment) console.error('[faultline] spool replay hit a local error; it will retry:', err);
       },
       onQuarantined(segment, target, err) {
@@ -125,6 +141,7 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
         } catch (err) {
           counters.insertErrors++;
           lastInsertError = err;
+          lastInsertErrorAt = Date.now();
           await toSpool(batch, token, err);
         }
       }
@@ -181,9 +198,17 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
     (err: unknown) => console.error(`[faultline] could not recover open segments in ${o.spoolDir}:`, err),
   );
 
+  async function drain(): Promise<void> {
+    await recovered;
+    seal();
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    await replayer.stop();
+  }
+
   return {
     write(rows: TraceRow[]): Promise<void> {
       if (rows.length === 0) return Promise.resolve();
+      if (closed) return Promise.reject(new Error(`the span writer on ${o.spoolDir} is closed`));
       if (memorySpans + rows.length > o.maxQueueSpans) {
         counters.rejected += rows.length;
         return Promise.reject(saturated(`${memorySpans} spans (maxQueueSpans ${o.maxQueueSpans})`));
@@ -220,11 +245,11 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
       });
     },
 
-    async drain(): Promise<void> {
-      await recovered;
-      seal();
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-      await replayer.stop();
+    drain,
+
+    close(): Promise<void> {
+      closed ??= drain().finally(() => lock.release());
+      return closed;
     },
 
     async settle(options: SettleOptions = {}): Promise<void> {
@@ -252,6 +277,10 @@ export function createSpanWriter(store: Store, options: WriterOptions = {}): Spa
         spoolDepth: spool.rows,
         spoolBytes: spool.bytes,
         pendingInsert: spool.rows,
+        oldestPendingAt: spool.oldestSince,
+        lastInsertError:
+          lastInsertError === undefined ? null : insertErrorOf(lastInsertError, lastInsertErrorAt),
+        spoolDir: o.spoolDir,
         ackAfter: 'insert',
         insertLatency: latency.snapshot(),
       };

@@ -1,3 +1,4 @@
+import type { DirectoryLock } from '../lock/directory-lock.js';
 import type { SettleOptions, SpanWriter, Store, TraceRow, WriterStats } from '../types.js';
 import { serializeRows } from './insert-batch.js';
 import { LatencyRecorder } from './latency-histogram.js';
@@ -5,7 +6,7 @@ import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
-import { createTimedInsert, newWriterCounters } from './timed-insert.js';
+import { createTimedInsert, insertErrorOf, newWriterCounters } from './timed-insert.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments, WalSegment } from './wal-segment.js';
 
@@ -29,8 +30,9 @@ const emptyGroup = (): Group => ({ chunks: [], rows: 0, bytes: 0, waiters: [] })
  * the segment is `maxBatchDelayMs` old: under load, batches grow to what arrives during one insert.
  * Memory holds only the group awaiting its fsync and the segment being inserted; disk holds at
  * most `maxWalBytes` not yet inserted, beyond which `write` rejects with SaturatedError.
+ * The caller (createSpanWriter) holds the directory's lock; `close()` releases it.
  */
-export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWriter {
+export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: DirectoryLock): SpanWriter {
   const spool = new Spool(o.spoolDir);
   const latency = new LatencyRecorder();
   const counters = newWriterCounters();
@@ -39,7 +41,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
   let writing = { rows: 0, bytes: 0 };
   let active: WalSegment | undefined;
   // A segment between leaving `active` and joining the spool, so the accounting never drops it.
-  let sealing = { rows: 0, bytes: 0 };
+  let sealing = { rows: 0, bytes: 0, since: 0 };
   let pumping: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let draining = false;
@@ -47,6 +49,8 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
   let settling = 0;
   let outage = false;
   let lastInsertError: unknown;
+  let lastInsertErrorAt = 0;
+  let closed: Promise<void> | undefined;
   // Segments a previous run left behind are inserted first: settle() counts them in its target.
   let recoveredRows = 0;
 
@@ -67,6 +71,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
       onError(err, segment) {
         counters.insertErrors++;
         lastInsertError = err;
+        lastInsertErrorAt = Date.now();
         if (!segment)
           console.error('[faultline] write-ahead log insert hit a local error; it will retry:', err);
         else if (!outage) {
@@ -101,6 +106,12 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
   const activeRows = () => (active?.rows ?? 0) + sealing.rows;
   const activeBytes = () => (active?.bytes ?? 0) + sealing.bytes;
   const unInsertedBytes = () => spool.bytes + activeBytes() + writing.bytes + group.bytes;
+  /** The oldest acknowledged span not yet inserted: sealed segments, the one sealing, the open one. */
+  function oldestPendingAt(): number | null {
+    const times = [spool.oldestSince, sealing.rows > 0 ? sealing.since : null, active?.firstAckAt ?? null];
+    const known = times.filter((t): t is number => t !== null);
+    return known.length > 0 ? Math.min(...known) : null;
+  }
 
   function shouldSeal(): boolean {
     if (!active || active.rows === 0) return false;
@@ -133,11 +144,11 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
   async function sealActive(): Promise<void> {
     const segment = active!;
     active = undefined;
-    sealing = { rows: segment.rows, bytes: segment.bytes };
+    sealing = { rows: segment.rows, bytes: segment.bytes, since: segment.firstAckAt ?? segment.openedAt };
     try {
       await segment.seal();
     } finally {
-      sealing = { rows: 0, bytes: 0 };
+      sealing = { rows: 0, bytes: 0, since: 0 };
     }
     void replayer.kick();
   }
@@ -183,9 +194,28 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
     return Promise.reject(err);
   }
 
+  async function drain(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    draining = true;
+    const deadline = Date.now() + o.drainTimeoutMs;
+    try {
+      await ready;
+      // Appends what is buffered and seals the open segment; loops until both are done.
+      while (pumping || group.rows > 0 || activeRows() > 0) {
+        await pump();
+        if (!pumping && group.rows === 0 && activeRows() > 0 && !shouldSeal()) break;
+      }
+      await replayer.stop(deadline);
+    } finally {
+      draining = false;
+    }
+  }
+
   return {
     write(rows: TraceRow[]): Promise<void> {
       if (rows.length === 0) return Promise.resolve();
+      if (closed) return Promise.reject(new Error(`the span writer on ${o.spoolDir} is closed`));
       if (spool.bytes >= o.maxSpoolBytes) {
         return refuse(
           rows.length,
@@ -229,22 +259,11 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
       });
     },
 
-    async drain(): Promise<void> {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      draining = true;
-      const deadline = Date.now() + o.drainTimeoutMs;
-      try {
-        await ready;
-        // Appends what is buffered and seals the open segment; loops until both are done.
-        while (pumping || group.rows > 0 || activeRows() > 0) {
-          await pump();
-          if (!pumping && group.rows === 0 && activeRows() > 0 && !shouldSeal()) break;
-        }
-        await replayer.stop(deadline);
-      } finally {
-        draining = false;
-      }
+    drain,
+
+    close(): Promise<void> {
+      closed ??= drain().finally(() => lock.release());
+      return closed;
     },
 
     async settle(options: SettleOptions = {}): Promise<void> {
@@ -278,6 +297,10 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions): SpanWri
         spoolDepth: outage ? spool.rows + activeRows() : 0,
         spoolBytes: outage ? spool.bytes + activeBytes() : 0,
         pendingInsert: activeRows() + spool.rows,
+        oldestPendingAt: oldestPendingAt(),
+        lastInsertError:
+          lastInsertError === undefined ? null : insertErrorOf(lastInsertError, lastInsertErrorAt),
+        spoolDir: o.spoolDir,
         ackAfter: 'wal',
         insertLatency: latency.snapshot(),
       };

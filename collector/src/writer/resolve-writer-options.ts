@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { WriterOptions } from '../types.js';
 
 export type ResolvedWriterOptions = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string };
@@ -13,8 +14,43 @@ function ackAfterOf(o: WriterOptions): 'insert' | 'wal' {
   return value;
 }
 
-/** Defaults, then range checks whose messages name the option and the fix. */
-export function resolveWriterOptions(o: WriterOptions): ResolvedWriterOptions {
+/** Where the write-ahead log lives when neither `spoolDir` nor FAULTLINE_SPOOL_DIR says. */
+export function defaultSpoolDir(dataDir: string | undefined): string {
+  // Inside the data directory: each FAULTLINE_DATA_DIR has its own log, locked with it, and the
+  // log moves, is backed up and is deleted with the data it belongs to. chDB ignores the folder.
+  // A server has no local directory of its own: the working directory's default, locked too.
+  return dataDir ? join(dataDir, 'wal') : resolve('./.faultline/spool');
+}
+
+function spoolDirOf(o: WriterOptions, dataDir: string | undefined): string {
+  const fromOption = o.spoolDir !== undefined;
+  const name = fromOption ? 'writer option spoolDir' : 'FAULTLINE_SPOOL_DIR';
+  const raw = fromOption ? o.spoolDir : process.env.FAULTLINE_SPOOL_DIR;
+  if (fromOption && (typeof raw !== 'string' || raw.trim() === '')) {
+    throw new Error(`${name} must be a directory path, got ${JSON.stringify(raw)}`);
+  }
+  if (raw === undefined || raw.trim() === '') return defaultSpoolDir(dataDir);
+  const dir = resolve(raw);
+  if (dataDir !== undefined && dir === resolve(dataDir)) {
+    throw new Error(
+      `${name} (${dir}) cannot be the data directory itself, which chDB owns: leave it unset for ${join(dir, 'wal')}, or name another directory`,
+    );
+  }
+  let isDir = true;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // Created at start.
+  }
+  if (!isDir) throw new Error(`${name} (${dir}) exists and is not a directory: name a directory`);
+  return dir;
+}
+
+/**
+ * Defaults, then range checks whose messages name the option and the fix. `dataDir` is the
+ * embedded store's directory, under which the write-ahead log lives by default.
+ */
+export function resolveWriterOptions(o: WriterOptions, dataDir?: string): ResolvedWriterOptions {
   const ackAfter = ackAfterOf(o);
   const wal = ackAfter === 'wal';
   const resolved: ResolvedWriterOptions = {
@@ -30,7 +66,7 @@ export function resolveWriterOptions(o: WriterOptions): ResolvedWriterOptions {
     maxWalBytes: o.maxWalBytes ?? 256 * 1024 ** 2,
     drainTimeoutMs: o.drainTimeoutMs ?? 20_000,
     adaptiveBatching: o.adaptiveBatching ?? true,
-    spoolDir: resolve(o.spoolDir ?? (process.env.FAULTLINE_SPOOL_DIR || './.faultline/spool')),
+    spoolDir: spoolDirOf(o, dataDir),
     maxSpoolBytes: o.maxSpoolBytes ?? 1024 ** 3,
     retryAfterSeconds: o.retryAfterSeconds ?? 1,
     retryDelayMs: o.retryDelayMs ?? 250,

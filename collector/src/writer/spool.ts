@@ -9,6 +9,8 @@ export interface SpoolSegment {
   token: string;
   bytes: number;
   file: string;
+  /** When its first rows were acknowledged (epoch ms; for a segment found at start, its mtime). */
+  since: number;
 }
 
 const SEGMENT = /^(\d{16})-(\d+)-([A-Za-z0-9_-]+)\.jsonl$/;
@@ -63,12 +65,14 @@ export class Spool {
       }
       const m = SEGMENT.exec(name);
       if (!m) continue;
+      const stat = statSync(join(dir, name));
       const segment: SpoolSegment = {
         seq: Number(m[1]),
         rows: Number(m[2]),
         token: m[3]!,
-        bytes: statSync(join(dir, name)).size,
+        bytes: stat.size,
         file: join(dir, name),
+        since: stat.mtimeMs,
       };
       this.#track(segment);
     }
@@ -95,9 +99,17 @@ export class Spool {
     return this.#bytes;
   }
 
+  /** When the oldest rows still on disk were acknowledged (epoch ms), or null when none are. */
+  get oldestSince(): number | null {
+    let oldest: number | null = null;
+    for (const s of this.#segments) if (oldest === null || s.since < oldest) oldest = s.since;
+    return oldest;
+  }
+
   /** Appends one batch durably; resolves only after the data and the directory entry are fsync'd. */
   async append(body: string, rows: number, token: string): Promise<SpoolSegment> {
     const seq = this.#nextSeq++;
+    const since = Date.now();
     const name = `${String(seq).padStart(16, '0')}-${rows}-${token}.jsonl`;
     const tmp = join(this.dir, `${TMP_PREFIX}${name}`);
     this.#appending++;
@@ -112,7 +124,7 @@ export class Spool {
       const file = join(this.dir, name);
       await rename(tmp, file);
       await fsyncDir(this.dir);
-      const segment: SpoolSegment = { seq, rows, token, bytes: Buffer.byteLength(body), file };
+      const segment: SpoolSegment = { seq, rows, token, bytes: Buffer.byteLength(body), file, since };
       this.#track(segment);
       return segment;
     } catch (err) {
@@ -132,11 +144,18 @@ export class Spool {
    * Seals an fsync'd file as the segment `seq`: renamed to the segment name, directory fsync'd,
    * then queued for replay like any other. The token is fixed here, before any insert attempt.
    */
-  async adopt(file: string, seq: number, rows: number, token: string, bytes: number): Promise<SpoolSegment> {
+  async adopt(
+    file: string,
+    seq: number,
+    rows: number,
+    token: string,
+    bytes: number,
+    since: number,
+  ): Promise<SpoolSegment> {
     const target = join(this.dir, `${String(seq).padStart(16, '0')}-${rows}-${token}.jsonl`);
     await rename(file, target);
     await fsyncDir(this.dir);
-    const segment: SpoolSegment = { seq, rows, token, bytes, file: target };
+    const segment: SpoolSegment = { seq, rows, token, bytes, file: target, since };
     this.#track(segment);
     return segment;
   }

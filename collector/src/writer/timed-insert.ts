@@ -18,6 +18,13 @@ export function newWriterCounters(): WriterCounters {
   return { accepted: 0, rejected: 0, spooled: 0, replayed: 0, inserted: 0, insertErrors: 0, quarantined: 0 };
 }
 
+/** The last failed insert as stats report it: its text (bounded) and when. */
+export function insertErrorOf(err: unknown, at: number): { message: string; at: number } {
+  let message = err instanceof Error ? err.message : String(err);
+  if (message.length > 500) message = `${message.slice(0, 500)}…`;
+  return { message, at };
+}
+
 /**
  * The one INSERT both writers make: schema first (a server that was down at open gets it now),
  * under the batch's deduplication token, bounded in time, its latency recorded for /metrics.

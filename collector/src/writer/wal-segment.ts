@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type FileHandle, open, readFile, truncate, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readFile, stat, truncate, unlink } from 'node:fs/promises';
 import { fsyncDir, openSegmentPath, type Spool } from './spool.js';
 
 const NEWLINE = 0x0a;
@@ -14,6 +14,8 @@ export class WalSegment {
   rows = 0;
   bytes = 0;
   readonly openedAt = Date.now();
+  /** When the first group was acknowledged (epoch ms): the age of the oldest span not yet stored. */
+  firstAckAt: number | null = null;
 
   private constructor(
     private readonly spool: Spool,
@@ -58,12 +60,14 @@ export class WalSegment {
     }
     this.bytes += data.length;
     this.rows += rows;
+    this.firstAckAt ??= Date.now();
   }
 
   /** Closes the file and hands it to the spool as a sealed segment, in sequence order. */
   async seal(): Promise<void> {
     await this.handle.close();
-    await this.spool.adopt(this.file, this.seq, this.rows, `fl-${randomUUID()}`, this.bytes);
+    const since = this.firstAckAt ?? this.openedAt;
+    await this.spool.adopt(this.file, this.seq, this.rows, `fl-${randomUUID()}`, this.bytes, since);
   }
 
   /**
@@ -73,6 +77,8 @@ export class WalSegment {
    * acknowledged and is cut off. An empty segment is removed.
    */
   static async recover(spool: Spool, file: string, seq: number): Promise<number> {
+    // The last append's time: the crashed process's first ack is not recorded anywhere.
+    const since = (await stat(file)).mtimeMs;
     const data = await readFile(file);
     const nul = data.indexOf(0);
     const scanned = nul < 0 ? data : data.subarray(0, nul);
@@ -92,12 +98,16 @@ export class WalSegment {
         await handle.close();
       }
     }
-    await spool.adopt(file, seq, rows, `fl-${randomUUID()}`, end);
+    await spool.adopt(file, seq, rows, `fl-${randomUUID()}`, end, since);
     return rows;
   }
 }
 
-/** Seals every open segment a crash left in the spool, oldest first; they keep their place in line. */
+/**
+ * Seals every open segment a crash left in the spool, oldest first; they keep their place in line.
+ * Only the writer holding the spool's lock calls this, so an open segment found here belongs to a
+ * process that is gone: a live writer's segments sit in a directory no one else can lock.
+ */
 export async function recoverOpenSegments(spool: Spool): Promise<void> {
   for (const { seq, file } of spool.leftoverOpen.sort((a, b) => a.seq - b.seq)) {
     await WalSegment.recover(spool, file, seq);

@@ -50,7 +50,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await writer?.drain();
+  await writer?.close();
   await store?.close();
   await shim?.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -91,7 +91,7 @@ describe('ClickHouse server unreachable, then reachable', () => {
   it('after a restart, a new writer over the same spool replays what the previous one accepted', async () => {
     await shim!.stop();
     await Promise.all(Array.from({ length: 6 }, () => writer.write(request('outage-b'))));
-    await writer.drain();
+    await writer.close();
     expect(writer.stats().spoolDepth).toBe(300);
 
     shim = await startShim(port, join(dir, 'clickhouse'));

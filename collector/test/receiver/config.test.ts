@@ -77,17 +77,21 @@ describe('faultline-collector flags', () => {
         dir,
         '--max-spans-per-request',
         '5',
+        '--spool-dir',
+        join(dir, 'log'),
       ]),
     ).toEqual({
       help: false,
       receiver: { port: 0, host: '::1', token: 't'.repeat(24), maxSpansPerRequest: 5 },
       store: { dataDir: dir },
+      writer: { spoolDir: join(dir, 'log') },
     });
     rmSync(dir, { recursive: true, force: true });
   });
 
   it.each([
     [['--prot', '1'], /Unknown option '--prot'.*--help/],
+    [['--spool-dir', ' '], /--spool-dir must be a directory path/],
     [['--port', 'x'], /--port must be a whole number, got "x"/],
     [['--token-file', '/nonexistent/token'], /--token-file \/nonexistent\/token cannot be read/],
   ])('rejects %j', (argv, message) => {
