@@ -64,6 +64,7 @@ describe.concurrent.each(bothWaysRuns('body-readers.mjs', 'body-readers.cjs'))(
         else if (via === 'fetch-clone') expect(results[via]).toBe(`${DECLINED_BODY}|${DECLINED_BODY}`);
         else expect(results[via], via).toBe(DECLINED_BODY);
       }
+      expect(results['fetch-gzip']).toBe(DECLINED_BODY);
       expect(results['http-fine']).toBe(FINE_BODY);
       expect(results['fetch-fine']).toBe(FINE_BODY);
     });
@@ -82,6 +83,12 @@ describe.concurrent.each(bothWaysRuns('body-readers.mjs', 'body-readers.cjs'))(
         });
         expect(span?.statusCode, via).toBe(STATUS_ERROR);
       }
+    });
+
+    it('peeks a gzip body fetch decoded', () => {
+      const spans = httpClientSpans(receiver.spans, '/declined?gzip=1&via=fetch-gzip');
+      expect(spans).toHaveLength(1);
+      expect(envelopeOf(spans[0])).toMatchObject({ class: 'permanent', code: 'card_declined' });
     });
 
     it('leaves chunked successes without an envelope', () => {

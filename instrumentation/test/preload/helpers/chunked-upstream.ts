@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createGzip } from 'node:zlib';
 
 /** The silent failure of issue #9: a 200 whose JSON says the call failed, sent without a length. */
 export const DECLINED_BODY = '{"ok":false,"error":"card_declined"}';
@@ -41,7 +42,11 @@ export async function startChunkedUpstream(): Promise<ChunkedUpstream> {
       res.writeHead(204).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    const gzip = url.searchParams.get('gzip') === '1';
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+    });
     const done = (bytes: number, hash: string): void => {
       sent.set(key, { bytes, sha256: hash });
     };
@@ -72,10 +77,12 @@ export async function startChunkedUpstream(): Promise<ChunkedUpstream> {
           ? declinedOfSize(Number(url.searchParams.get('bytes')))
           : DECLINED_BODY;
     // Three writes, the last after a pause: the client sees several chunks, none declaring a length.
+    const out = gzip ? createGzip() : res;
+    if (gzip) out.pipe(res);
     const third = Math.floor(body.length / 3);
-    res.write(body.slice(0, third));
-    res.write(body.slice(third, 2 * third));
-    setTimeout(() => res.end(body.slice(2 * third)), 10);
+    out.write(body.slice(0, third));
+    out.write(body.slice(third, 2 * third));
+    setTimeout(() => out.end(body.slice(2 * third)), 10);
   });
   // Keep-alive sockets from fixtures must not hold their exit or close() open.
   server.keepAliveTimeout = 100;
