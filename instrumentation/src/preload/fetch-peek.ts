@@ -64,6 +64,14 @@ export function deferEndForBody(span: Span, slot: FetchSlot): () => unknown {
   return () => slot.copy?.json();
 }
 
+/**
+ * Ends every span still waiting on an unread body, so an exit flush (a signal, or the end of the
+ * event loop) exports it: the process is leaving and the application will not read it now.
+ */
+export function endSpansWaitingOnBodies(): void {
+  for (const slot of waiting) deliver(slot);
+}
+
 function deliver(slot: FetchSlot): void {
   if (slot.delivered) return;
   slot.delivered = true;
@@ -121,12 +129,9 @@ export function installFetchWrapper(state: PreloadState, tracer: Tracer): () => 
   globalThis.fetch = wrapped;
   // Registered before the exit flush's own listener (start() installs this first), so the
   // spans still waiting on an unread body end in time to be flushed.
-  const endWaiting = (): void => {
-    for (const slot of waiting) deliver(slot);
-  };
-  process.on('beforeExit', endWaiting);
+  process.on('beforeExit', endSpansWaitingOnBodies);
   return () => {
-    process.removeListener('beforeExit', endWaiting);
+    process.removeListener('beforeExit', endSpansWaitingOnBodies);
     if (globalThis.fetch === wrapped) globalThis.fetch = original;
   };
 }

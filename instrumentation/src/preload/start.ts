@@ -16,7 +16,7 @@ import { subscribeDriverErrors } from './driver-errors.js';
 import { installExitHooks } from './exit-hooks.js';
 import { BoundedBatchProcessor } from './export-processor.js';
 import { createExporter } from './exporter.js';
-import { installFetchWrapper } from './fetch-peek.js';
+import { endSpansWaitingOnBodies, installFetchWrapper } from './fetch-peek.js';
 import { createInstrumentations } from './instrumentations.js';
 import { createPreloadState } from './preload-state.js';
 import { safely, warnOnce } from './safe.js';
@@ -85,6 +85,8 @@ export function start(options: StartOptions = {}): void {
     );
     let flushedAt = 0;
     const flush = (): Promise<void> => {
+      // A SIGTERM can arrive while a fetch span waits for its body to be read: end it now.
+      endSpansWaitingOnBodies();
       flushedAt = batch.accepted;
       return batch.flushForExit();
     };
