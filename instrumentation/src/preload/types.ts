@@ -12,7 +12,7 @@ export interface StartOptions {
   protocol?: ExportProtocol;
   /** Inspect small JSON response bodies for error markers; default on (FAULTLINE_BODY_PEEK). */
   bodyPeek?: boolean;
-  /** Largest declared Content-Length that is peeked; default 16384 (FAULTLINE_BODY_PEEK_MAX_BYTES). */
+  /** Bytes of a response body copied at most as the application reads it (a declared length above it is not peeked); default 16384 (FAULTLINE_BODY_PEEK_MAX_BYTES). */
   bodyPeekMaxBytes?: number;
   /** Answer a misrouted retry at once with the earlier envelope; default off (FAULTLINE_ENFORCE_MISROUTED). */
   enforceMisrouted?: boolean;
