@@ -119,9 +119,9 @@ if (runDashboard) {
   const shownHost = host.includes(':') ? `[${host}]` : host;
   console.log(`faultline: dashboard http://${shownHost}:${server.address().port}`);
 }
-console.log(
-  `faultline: store ${store.mode}${store.mode === 'embedded' ? ` (${env.FAULTLINE_DATA_DIR ?? './.faultline/data'})` : ''}`,
-);
+console.log(`faultline: store ${store.mode}${store.dataDir ? ` (${store.dataDir})` : ''}`);
+// The write-ahead log: under the data directory unless FAULTLINE_SPOOL_DIR names one; locked by this process.
+if (collector) console.log(`faultline: write-ahead log ${collector.writer.stats().spoolDir}`);
 
 let closing = false;
 async function shutdown(signal) {

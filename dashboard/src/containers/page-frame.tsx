@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { EmptyState } from '../components/empty-state';
 import { FilterBar } from '../components/filter-bar';
+import { IngestBanner } from '../components/ingest-banner';
 import { LiveRefresh } from '../components/live-refresh';
 import { ParamError } from '../components/param-error';
 import { type DashboardParams, parseDashboardParams, type SearchParams } from '../lib/dashboard-params';
@@ -45,6 +46,7 @@ export async function PageFrame({
         <h1>{title}</h1>
         <LiveRefresh renderedAt={Date.now()} />
       </div>
+      <IngestBanner />
       <Suspense>
         <FilterBar
           services={options.services}
