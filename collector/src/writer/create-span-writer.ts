@@ -253,7 +253,8 @@ function createInsertWriter(store: Store, o: ResolvedWriterOptions, lock: Direct
     },
 
     async settle(options: SettleOptions = {}): Promise<void> {
-      const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS);
+      const startedAt = Date.now();
+      const timeoutMs = options.timeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
       await recovered;
       // Here a write is acknowledged once inserted or spooled: what remains is the spool.
       seal();
@@ -265,7 +266,8 @@ function createInsertWriter(store: Store, o: ResolvedWriterOptions, lock: Direct
           lastError: () => lastInsertError,
           spoolDir: o.spoolDir,
         },
-        Math.max(0, deadline - Date.now()),
+        timeoutMs,
+        startedAt,
       );
     },
 

@@ -15,11 +15,16 @@ export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
  * Polls rather than hooking every completion path: settle is for tests, shutdown and
  * read-your-writes callers, and a 10 ms poll costs nothing next to an INSERT.
  */
-export async function waitUntilSettled(probe: SettleProbe, timeoutMs: number): Promise<void> {
+export async function waitUntilSettled(
+  probe: SettleProbe,
+  timeoutMs: number,
+  /** When settle() began waiting, if earlier than now: the message still names the caller's timeout. */
+  startedAt = Date.now(),
+): Promise<void> {
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
     throw new RangeError(`settle({ timeoutMs }) must be a non-negative number of ms, got ${timeoutMs}`);
   }
-  const deadline = Date.now() + timeoutMs;
+  const deadline = startedAt + timeoutMs;
   while (!probe.done()) {
     if (Date.now() >= deadline) {
       const err = probe.lastError();
