@@ -4,8 +4,9 @@ import { type ReceiverOptions, resolveReceiverConfig } from '../config/receiver-
 import { openStore } from '../store/index.js';
 import type { SpanWriter, Store, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
+import { checkBearer } from './check-bearer.js';
 import { handleTraces, type TracesHandlerDeps } from './handle-traces.js';
-import { ingestHealth, registerIngestHealth } from './ingest-health.js';
+import { type IngestHealth, ingestHealth, registerIngestHealth } from './ingest-health.js';
 import { ReceiverStats } from './receiver-stats.js';
 import { renderMetrics } from './render-metrics.js';
 import { sendProblem } from './send-problem.js';
@@ -91,7 +92,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     if (req.method !== 'GET' && req.method !== 'HEAD' && (path === '/healthz' || path === '/metrics')) {
       return sendProblem(res, 405, 'Method Not Allowed', `${path} answers GET`, { allow: 'GET, HEAD' });
     }
-    if (path === '/healthz') return health(res);
+    if (path === '/healthz') return health(req, res);
     if (path === '/metrics') {
       const body = renderMetrics(stats, activeWriter.stats());
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
@@ -114,7 +115,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     );
   }
 
-  function health(res: ServerResponse): void {
+  function health(req: IncomingMessage, res: ServerResponse): void {
     const w = activeWriter.stats();
     // Spooling still acknowledges durably, so it is "degraded", not down: only shutdown is 503.
     const status = closing ? 'stopping' : w.spoolDepth > 0 ? 'degraded' : 'ok';
@@ -132,7 +133,11 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
         replayed: w.replayed,
         insertErrors: w.insertErrors,
       },
-      ingest: ingestHealth(stats, w, startedAt),
+      ingest: withheldWithoutToken(
+        ingestHealth(stats, w, startedAt),
+        config.token,
+        req.headers.authorization,
+      ),
     });
     res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
     res.end(body);
@@ -187,6 +192,21 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
       closed ??= close();
       return closed;
     },
+  };
+}
+
+/**
+ * /healthz answers without the ingest token (it carries counts), but an insert error's text can
+ * quote a row ClickHouse failed to parse, and the log's path describes the host: with a token
+ * configured, those two come only to a request that sends it.
+ */
+function withheldWithoutToken(h: IngestHealth, token: string | undefined, authorization: string | undefined) {
+  if (token === undefined || checkBearer(authorization, token)) return h;
+  const hidden = 'withheld: send Authorization: Bearer <FAULTLINE_INGEST_TOKEN>';
+  return {
+    ...h,
+    walDir: hidden,
+    insertErrors: { ...h.insertErrors, lastMessage: h.insertErrors.lastMessage === null ? null : hidden },
   };
 }
 

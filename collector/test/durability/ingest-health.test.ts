@@ -107,6 +107,29 @@ describe('ingest health', () => {
     expect(await stored()).toBe(42);
   });
 
+  it('with an ingest token, /healthz withholds the error text and the log path from requests without it', async () => {
+    const token = 't'.repeat(24);
+    const guarded = await startCollector({
+      store,
+      port: 0,
+      token,
+      writerOptions: { spoolDir: join(dir, 'guarded-wal') },
+    });
+    try {
+      const open = await (await fetch(`${guarded.url}/healthz`)).json();
+      expect(open.ingest.walDir).toBe('withheld: send Authorization: Bearer <FAULTLINE_INGEST_TOKEN>');
+      const authorized = await (
+        await fetch(`${guarded.url}/healthz`, { headers: { authorization: `Bearer ${token}` } })
+      ).json();
+      expect(authorized.ingest.walDir).toBe(join(dir, 'guarded-wal'));
+      // In-process readers (the dashboard) always get the full object.
+      expect(readIngestHealth()!.walDir).toBe(join(dir, 'guarded-wal'));
+    } finally {
+      await guarded.close();
+    }
+    expect(readIngestHealth()!.walDir).toBe(join(dir, 'data', 'wal'));
+  });
+
   it('is null once the collector is closed', async () => {
     await collector.close();
     expect(readIngestHealth()).toBeNull();
