@@ -99,7 +99,7 @@ afterAll(async () => {
 /** The matrix cells and budget rows as the server-rendered overview HTML carries them. */
 function parseOverview(html: string) {
   const matrix: Record<string, number> = {};
-  for (const m of html.matchAll(/data-testid="matrix-([a-z_]+-[a-z]+)" data-failures="(\d+)"/g)) {
+  for (const m of html.matchAll(/data-testid="matrix-([a-z_]+-[a-z]+)"[^>]*? data-failures="(\d+)"/g)) {
     matrix[m[1]!] = Number(m[2]);
   }
   const budget: Record<string, { calls: number; failures: number }> = {};
@@ -139,7 +139,8 @@ describe('collector and dashboard as two processes against a ClickHouse server',
     );
     expect(sqlBudget).toEqual(EXPECTED_BUDGET);
 
-    const res = await fetch(`${dashboard.url}/?from=${from}&to=${to}`);
+    // The outbound-calls SLI, caller faults counted: the budget rows are the calls call_counts counts.
+    const res = await fetch(`${dashboard.url}/?from=${from}&to=${to}&sli=calls&caller_faults=include`);
     expect(res.status).toBe(200);
     const page = parseOverview(await res.text());
     expect(page.matrix).toEqual(sqlMatrix);
@@ -147,7 +148,11 @@ describe('collector and dashboard as two processes against a ClickHouse server',
 
     // A service filter in the URL narrows the page the way it narrows SQL.
     const filtered = parseOverview(
-      await (await fetch(`${dashboard.url}/?from=${from}&to=${to}&service=${PAYMENTS}`)).text(),
+      await (
+        await fetch(
+          `${dashboard.url}/?from=${from}&to=${to}&service=${PAYMENTS}&sli=calls&caller_faults=include`,
+        )
+      ).text(),
     );
     expect(filtered.matrix).toEqual({ 'authentication-sdk': 1 });
     expect(filtered.budget).toEqual({ [PAYMENTS]: EXPECTED_BUDGET[PAYMENTS] });
