@@ -1,3 +1,4 @@
+import { IngestHealth } from '../src/components/ingest-banner';
 import { DBBudgetChart } from '../src/containers/db-budget-chart';
 import { DBClassSourceMatrix } from '../src/containers/db-class-source-matrix';
 import { DBHeadline } from '../src/containers/db-headline';
@@ -20,6 +21,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             <DBTimelineChart params={params} />
           </div>
           <DBTopCodes params={params} />
+          <IngestHealth />
         </>
       )}
     </PageFrame>
