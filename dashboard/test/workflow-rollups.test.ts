@@ -33,6 +33,8 @@ interface SpanSpec {
   error?: boolean;
   envelope?: { class: string; source: string; code: string };
   attempt?: number;
+  /** The preload's faultline.entry: a span of the service that received the request from outside. */
+  entry?: boolean;
 }
 
 function row(s: SpanSpec) {
@@ -43,6 +45,7 @@ function row(s: SpanSpec) {
     attrs['faultline.code'] = s.envelope.code;
   }
   if (s.attempt) attrs['faultline.attempt'] = String(s.attempt);
+  if (s.entry) attrs['faultline.entry'] = 'true';
   return {
     Timestamp: ts(s.at),
     TraceId: s.trace,
@@ -57,7 +60,7 @@ function row(s: SpanSpec) {
   };
 }
 
-const wfA = 'h11-wf-a'; // root span failed; a transient failure retried once, successfully
+const wfA = 'h11-wf-a'; // root span failed; a transient failure retried once, successfully; checkout is the entry
 const wfB = 'h11-wf-b'; // no root span; first call fails, last succeeds
 const wfC = 'h11-wf-c'; // no root span; last call fails
 const batch1: SpanSpec[] = [
@@ -68,6 +71,7 @@ const batch1: SpanSpec[] = [
     kind: 'Client',
     trace: TRACE_A,
     id: 'a2',
+    entry: true,
     parent: 'a1',
     correlationId: wfA,
     durationMs: 100,
@@ -130,6 +134,7 @@ const batch2: SpanSpec[] = [
     kind: 'Server',
     trace: TRACE_A,
     id: 'a1',
+    entry: true,
     correlationId: wfA,
     durationMs: 3000,
     error: true,
@@ -141,6 +146,7 @@ const batch2: SpanSpec[] = [
     kind: 'Client',
     trace: TRACE_A,
     id: 'a3',
+    entry: true,
     parent: 'a1',
     correlationId: wfA,
     durationMs: 50,

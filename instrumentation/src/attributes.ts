@@ -41,3 +41,8 @@ export const ATTR_PROPAGATED = 'faultline.propagated';
 export const ATTR_CALL_ROLE = 'faultline.call_role';
 /** W3C baggage key that carries the correlation id across services. */
 export const BAGGAGE_CORRELATION_ID = 'faultline.correlation_id';
+/**
+ * true on the root server span of a request this process received from outside (no parent span)
+ * and on the calls made under it: the workflow's entry service and its steps.
+ */
+export const ATTR_ENTRY = 'faultline.entry';

@@ -46,7 +46,12 @@ function span(
     SpanName: name,
     Duration: durationMs * 1_000_000,
     StatusCode: failed ? 'Error' : 'Unset',
-    SpanAttributes: { 'faultline.correlation_id': CID, ...attrs },
+    // The preload marks the entry service's spans: checkout received the request from outside.
+    SpanAttributes: {
+      'faultline.correlation_id': CID,
+      ...(service === 'checkout' ? { 'faultline.entry': 'true' } : {}),
+      ...attrs,
+    },
   });
 }
 

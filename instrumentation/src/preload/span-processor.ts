@@ -13,6 +13,7 @@ import {
   ATTR_CALL_ROLE,
   ATTR_CLASS,
   ATTR_CORRELATION_ID,
+  ATTR_ENTRY,
   ATTR_PROPAGATED,
   ATTR_SOURCE,
 } from '../attributes.js';
@@ -44,6 +45,12 @@ import { dbSystemOf, httpStatusOf, sourceOf } from './span-source.js';
  */
 export class FaultlineSpanProcessor implements SpanProcessor {
   private readonly attempts: RepeatAttempts;
+  /**
+   * Spans of a request this process received from outside (its root server span has no parent)
+   * and their local descendants: this service is the request's entry, and its calls are the
+   * workflow's steps.
+   */
+  private readonly entrySpans = new WeakSet<object>();
 
   constructor(private readonly state: PreloadState) {
     this.attempts = new RepeatAttempts(state.attempts, state.repeats);
@@ -63,6 +70,12 @@ export class FaultlineSpanProcessor implements SpanProcessor {
           ? inherited
           : (correlationIdOf(parentContext) ?? span.spanContext().traceId);
       span.setAttribute(ATTR_CORRELATION_ID, correlationId);
+      const entry =
+        parent === undefined ? sdkSpan.kind === SpanKind.SERVER : this.entrySpans.has(parent as object);
+      if (entry) {
+        this.entrySpans.add(span);
+        if (sdkSpan.kind !== SpanKind.INTERNAL) span.setAttribute(ATTR_ENTRY, true);
+      }
       if (sdkSpan.kind !== SpanKind.CLIENT) return;
       const attrs = sdkSpan.attributes;
       const source = sourceOf(attrs);

@@ -54,7 +54,11 @@ describe('call roles, propagation and attempts in the span processor', () => {
   const faultline = (span: ReadableSpan | undefined): Record<string, unknown> =>
     Object.fromEntries(
       Object.entries(span?.attributes ?? {}).filter(
-        ([k]) => k.startsWith('faultline.') && k !== 'faultline.raw' && k !== 'faultline.correlation_id',
+        ([k]) =>
+          k.startsWith('faultline.') &&
+          k !== 'faultline.raw' &&
+          k !== 'faultline.correlation_id' &&
+          k !== 'faultline.entry',
       ),
     );
 
@@ -287,5 +291,37 @@ describe('call roles, propagation and attempts in the span processor', () => {
       [1, undefined, undefined],
       [2, 1, '503'],
     ]);
+  });
+  it('marks the entry service: its root server span and the calls under it, not those of a callee', () => {
+    // This process received the request from outside: root server → INTERNAL → client call.
+    const root = start('POST /checkout', SpanKind.SERVER);
+    const handler = start('handler', SpanKind.INTERNAL, root);
+    const call = start('GET', SpanKind.CLIENT, handler, {
+      'http.request.method': 'GET',
+      'url.full': 'http://a/',
+    });
+    call.end();
+    handler.end();
+    root.end();
+    // A callee: its server span continues a remote caller's trace, so it is not the entry.
+    const remote = trace.setSpanContext(context.active(), {
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      spanId: 'b7ad6b7169203331',
+      traceFlags: 1,
+      isRemote: true,
+    });
+    const callee = provider
+      .getTracer('fl-h9-test')
+      .startSpan('POST /reserve', { kind: SpanKind.SERVER }, remote);
+    const inner = start('INSERT', SpanKind.CLIENT, callee, { 'db.system.name': 'postgresql' });
+    inner.end();
+    callee.end();
+    const entry = (name: string) => exported(name)[0]?.attributes['faultline.entry'];
+    expect(entry('POST /checkout')).toBe(true);
+    expect(entry('GET')).toBe(true);
+    // INTERNAL spans pass the mark on without carrying it (no exported bytes for them).
+    expect(entry('handler')).toBeUndefined();
+    expect(entry('POST /reserve')).toBeUndefined();
+    expect(entry('INSERT')).toBeUndefined();
   });
 });

@@ -83,6 +83,10 @@ describe.concurrent.each(RUNS)('preload --$mode with $fixture exporting $protoco
     for (const span of ofRequest) expect(span.attributes['faultline.correlation_id']).toBe(correlationId);
     const ok = httpClientSpans(spans, '/ok')[0];
     expect(envelopeOf(ok)).toEqual({ source: 'http', correlation_id: correlationId });
+    // The request came from outside (no traceparent): this service is its entry, and says so on
+    // its server span and its calls.
+    expect(server?.attributes['faultline.entry']).toBe(true);
+    expect(ok?.attributes['faultline.entry']).toBe(true);
   });
 
   it('classifies node:http failing statuses with Retry-After', () => {

@@ -17,12 +17,15 @@ export function dbClientSpans(spans: ReceivedSpan[], system: string): ReceivedSp
   );
 }
 
-/** Envelope attributes of a span, as the collector will read them. */
+/**
+ * Envelope attributes of a span, as the collector will read them. faultline.entry (which service
+ * received the request) is about the request, not the failure: read it from the span itself.
+ */
 export function envelopeOf(span: ReceivedSpan | undefined): Record<string, unknown> {
   if (!span) throw new Error('expected span was not exported');
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(span.attributes)) {
-    if (k.startsWith('faultline.')) out[k.slice('faultline.'.length)] = v;
+    if (k.startsWith('faultline.') && k !== 'faultline.entry') out[k.slice('faultline.'.length)] = v;
   }
   return out;
 }
