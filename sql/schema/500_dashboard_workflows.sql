@@ -36,7 +36,12 @@ CREATE TABLE IF NOT EXISTS workflows_rollup (
 ) ENGINE = AggregatingMergeTree()
 PARTITION BY toDate(started_at)
 ORDER BY workflow_key
-SETTINGS ttl_only_drop_parts = 1;
+SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
+
+-- A replayed write-ahead segment arrives again under its deduplication token: the window makes
+-- this table drop the repeat as otel_traces does (the writer sets
+-- deduplicate_blocks_in_dependent_materialized_views), so it is counted once here too.
+ALTER TABLE workflows_rollup MODIFY SETTING non_replicated_deduplication_window = 1000;
 
 -- A table created before service_keys existed gets it here; its older parts compute it on read.
 ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS service_keys

@@ -16,7 +16,12 @@ CREATE TABLE IF NOT EXISTS failure_codes_1m (
 ) ENGINE = AggregatingMergeTree()
 PARTITION BY toYYYYMM(minute)
 ORDER BY (ServiceName, source, class, code, SpanKind, minute)
-SETTINGS ttl_only_drop_parts = 1;
+SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
+
+-- A replayed write-ahead segment arrives again under its deduplication token: the window makes
+-- this table drop the repeat as otel_traces does (the writer sets
+-- deduplicate_blocks_in_dependent_materialized_views), so it is counted once here too.
+ALTER TABLE failure_codes_1m MODIFY SETTING non_replicated_deduplication_window = 1000;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS failure_codes_1m_mv TO failure_codes_1m AS
 SELECT

@@ -23,7 +23,12 @@ CREATE TABLE IF NOT EXISTS retry_attempts (
 ) ENGINE = MergeTree()
 PARTITION BY toDate(Timestamp)
 ORDER BY (ServiceName, Timestamp)
-SETTINGS ttl_only_drop_parts = 1;
+SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
+
+-- A replayed write-ahead segment arrives again under its deduplication token: the window makes
+-- this table drop the repeat as otel_traces does (the writer sets
+-- deduplicate_blocks_in_dependent_materialized_views), so it is counted once here too.
+ALTER TABLE retry_attempts MODIFY SETTING non_replicated_deduplication_window = 1000;
 
 -- A table created before attempt_key existed gets it here; its older parts compute it on read.
 ALTER TABLE retry_attempts ADD COLUMN IF NOT EXISTS attempt_key UInt64

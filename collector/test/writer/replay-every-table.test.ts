@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store, TraceRow } from '../../src/types.js';
+import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
+import { dateTime64, makeFailureRow, makeRow } from '../schema/trace-row-fixture.js';
+
+// A segment replayed after a crash between its INSERT and its deletion arrives again under its
+// own deduplication token: every table filled from otel_traces must then hold it once.
+const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
+const CID = 'req-replay';
+const base = { 'faultline.correlation_id': CID, 'faultline.entry': 'true' };
+const ROWS: TraceRow[] = [
+  makeRow({ Timestamp: dateTime64(T0), SpanKind: 'Server', SpanAttributes: { ...base } }),
+  // A failed call, its retry (retry_attempts), and an SDK operation retried inside the library.
+  makeFailureRow(
+    { class: 'transient', source: 'http', code: '503', retryable: 'true', correlation_id: CID },
+    { Timestamp: dateTime64(T0 + 10) },
+  ),
+  makeRow({
+    Timestamp: dateTime64(T0 + 20),
+    SpanKind: 'Client',
+    SpanName: 'POST',
+    SpanAttributes: {
+      ...base,
+      'faultline.source': 'http',
+      'faultline.attempt': '2',
+      'faultline.previous_class': 'transient',
+    },
+  }),
+  makeRow({
+    Timestamp: dateTime64(T0 + 30),
+    SpanKind: 'Client',
+    SpanName: 'DynamoDB.PutItem',
+    SpanAttributes: {
+      ...base,
+      'faultline.source': 'sdk',
+      'faultline.attempts': '3',
+      'faultline.previous_class': 'rate_limit',
+      'faultline.previous_code': 'ThrottlingException',
+    },
+  }),
+];
+// What each table holds for these rows, counted by hand: 4 spans; failures: the 503 + 2 throttled
+// attempts; calls_1m: 1 server + 1 + 1 + 3 calls; failure_codes_1m: 3 failures; retry_attempts: the
+// 503, its retry, PutItem's attempts 2 and 3; one workflow.
+const COUNTS = `SELECT
+  (SELECT count() FROM otel_traces) AS spans,
+  (SELECT count() FROM otel_traces_trace_id_ts) AS trace_ids,
+  (SELECT count() FROM failures) AS failures,
+  (SELECT sum(calls) FROM calls_1m) AS calls,
+  (SELECT sum(failures) FROM failure_codes_1m) AS failure_codes,
+  (SELECT count() FROM retry_attempts) AS retry_attempts,
+  (SELECT sum(step_count) FROM workflows_rollup) AS workflow_steps`;
+
+let dir: string;
+let store: Store;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'fl-replay-'));
+  store = await openStore({ dataDir: join(dir, 'data') });
+});
+
+afterAll(async () => {
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function counts(): Promise<Record<string, number>> {
+  const rs = await store.client.query({ query: COUNTS, format: 'JSONEachRow' });
+  const [row] = await rs.json<Record<string, string | number>>();
+  return Object.fromEntries(Object.entries(row ?? {}).map(([k, v]) => [k, Number(v)]));
+}
+
+describe('a replayed segment', () => {
+  it('is counted once in every table filled from otel_traces', async () => {
+    const body = serializeRows(ROWS);
+    await insertBatch(store.client, body, { token: 'fl-replay-1' });
+    const once = await counts();
+    expect(once).toEqual({
+      spans: 4,
+      trace_ids: 4,
+      failures: 3,
+      calls: 6,
+      failure_codes: 3,
+      retry_attempts: 4,
+      workflow_steps: 2,
+    });
+    await insertBatch(store.client, body, { token: 'fl-replay-1' });
+    expect(await counts()).toEqual(once);
+  });
+});
