@@ -13,7 +13,7 @@ export interface DecodeLimits {
 
 export interface DecodeResult {
   rows: TraceRow[];
-  /** Spans refused individually (invalid ids), reported in `partial_success`. */
+  /** Spans refused individually (invalid ids, impossible times), reported in `partial_success`. */
   rejectedSpans: number;
   /** Why the first span was refused, or a warning about truncation; '' when nothing to say. */
   message: string;
@@ -24,6 +24,8 @@ export interface DecodeResult {
 /** Accumulates one request's rows, rejections and limit checks; shared by both decoders. */
 export class DecodeContext {
   readonly limits: DecodeLimits;
+  /** The collector's clock when the request arrived (unix seconds): span times are judged by it. */
+  readonly nowSec = Date.now() / 1000;
   readonly rows: TraceRow[] = [];
   rejectedSpans = 0;
   truncatedValues = 0;

@@ -9,6 +9,7 @@ import {
 import { type AnyValue, anyValueToString } from './go-json.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import { spanKindFromJson, spanKindName, statusCodeFromJson, statusCodeName } from './span-enums.js';
+import { acceptedEventTime, normalizeSpanTimes } from './span-times.js';
 import { clip, durationNanos, nanosFromJson, toDateTime64 } from './unix-nanos.js';
 
 /*
@@ -52,10 +53,14 @@ function array(v: unknown, path: string): unknown[] {
   return v;
 }
 
+/**
+ * A JSON string, well-formed: a lone UTF-16 surrogate (which JSON allows and UTF-8 cannot carry)
+ * becomes U+FFFD, as protobuf's UTF-8 decoding does with invalid bytes.
+ */
 function string(v: unknown, path: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v !== 'string') throw new OtlpDecodeError(`${path}: expected a string`);
-  return v;
+  return v.isWellFormed() ? v : v.toWellFormed();
 }
 
 function decodeResourceSpans(rs: Json, path: string, ctx: DecodeContext): void {
@@ -90,11 +95,13 @@ function decodeSpan(span: Json, path: string, ctx: DecodeContext): TraceRow | un
   const code = statusCodeFromJson(status.code);
   if (code === undefined)
     throw new OtlpDecodeError(`${path}.status.code: expected a StatusCode number or name`);
-  const start = nanosFromJson(
-    get(span, 'startTimeUnixNano', 'start_time_unix_nano'),
-    `${path}.startTimeUnixNano`,
+  const times = normalizeSpanTimes(
+    nanosFromJson(get(span, 'startTimeUnixNano', 'start_time_unix_nano'), `${path}.startTimeUnixNano`),
+    nanosFromJson(get(span, 'endTimeUnixNano', 'end_time_unix_nano'), `${path}.endTimeUnixNano`),
+    ctx.nowSec,
   );
-  const end = nanosFromJson(get(span, 'endTimeUnixNano', 'end_time_unix_nano'), `${path}.endTimeUnixNano`);
+  const start = typeof times === 'string' ? { sec: 0, ns: 0 } : times.start;
+  const end = typeof times === 'string' ? start : times.end;
   const traceId = hexId(get(span, 'traceId', 'trace_id'), `${path}.traceId`);
   const spanId = hexId(get(span, 'spanId', 'span_id'), `${path}.spanId`);
   const parentSpanId = hexId(get(span, 'parentSpanId', 'parent_span_id'), `${path}.parentSpanId`);
@@ -128,7 +135,9 @@ function decodeSpan(span: Json, path: string, ctx: DecodeContext): TraceRow | un
     const ep = `${path}.events[${i}]`;
     const event = object(events[i], ep);
     row['Events.Timestamp'].push(
-      toDateTime64(nanosFromJson(get(event, 'timeUnixNano', 'time_unix_nano'), ep)),
+      toDateTime64(
+        acceptedEventTime(nanosFromJson(get(event, 'timeUnixNano', 'time_unix_nano'), ep), ctx.nowSec),
+      ),
     );
     row['Events.Name'].push(string(event.name, `${ep}.name`));
     row['Events.Attributes'].push(attributes(event.attributes, `${ep}.attributes`, ctx));
@@ -143,7 +152,7 @@ function decodeSpan(span: Json, path: string, ctx: DecodeContext): TraceRow | un
     row['Links.Attributes'].push(attributes(link.attributes, `${lp}.attributes`, ctx));
   }
 
-  const problem = idProblem(traceId, spanId, parentSpanId);
+  const problem = idProblem(traceId, spanId, parentSpanId) || (typeof times === 'string' ? times : '');
   if (problem) {
     ctx.reject(problem);
     return undefined;

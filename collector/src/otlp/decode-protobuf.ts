@@ -11,6 +11,7 @@ import { int64String } from './int64-string.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import { ProtoReader } from './proto-reader.js';
 import { spanKindName, statusCodeName } from './span-enums.js';
+import { acceptedEventTime, normalizeSpanTimes } from './span-times.js';
 import { durationNanos, nanosFromHalves, toDateTime64, type UnixNanos } from './unix-nanos.js';
 
 /*
@@ -251,6 +252,13 @@ function decodeSpan(r: ProtoReader, ctx: DecodeContext, resource: ResourceInfo, 
     ctx.reject(problem);
     return;
   }
+  const times = normalizeSpanTimes(start, end, ctx.nowSec);
+  if (typeof times === 'string') {
+    ctx.reject(times);
+    return;
+  }
+  start = times.start;
+  end = times.end;
   const row: TraceRow = {
     Timestamp: toDateTime64(start),
     TraceId: traceId,
@@ -298,7 +306,7 @@ function decodeEvent(
     if (field === 1) {
       expectWire('Event.time_unix_nano', tag & 7, I64);
       const [lo, hi] = r.fixed64();
-      time = nanosFromHalves(lo, hi);
+      time = acceptedEventTime(nanosFromHalves(lo, hi), ctx.nowSec);
     } else if (field === 2) {
       expectWire('Event.name', tag & 7, LEN);
       name = r.string();

@@ -90,8 +90,9 @@ describe('attribute values stringify like pcommon Value.AsString', () => {
                   parent_span_id: '0000000000000000',
                   name: 'x',
                   kind: 'SPAN_KIND_PRODUCER',
-                  start_time_unix_nano: 1_000_000_001,
-                  end_time_unix_nano: '3000000001',
+                  // A JSON number (2026-01-31 09:00, exact as a double) and a decimal string.
+                  start_time_unix_nano: 1_769_850_000_000_000_000,
+                  end_time_unix_nano: '1769850002000000001',
                   status: { code: 'STATUS_CODE_OK' },
                 },
               ],
@@ -107,8 +108,8 @@ describe('attribute values stringify like pcommon Value.AsString', () => {
       ServiceName: 'snake',
       SpanKind: 'Producer',
       StatusCode: 'Ok',
-      Timestamp: '1.000000001',
-      Duration: 2_000_000_000,
+      Timestamp: '1769850000.000000000',
+      Duration: 2_000_000_001,
     });
   });
 });
