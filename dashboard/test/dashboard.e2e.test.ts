@@ -3,7 +3,13 @@ import { waitForInserted } from '@faultline/collector';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, launchChromium } from './support/browser';
-import { type DemoRun, type FaultlineProcess, runDemo, startFaultline } from './support/faultline-process';
+import {
+  type DemoRun,
+  type FaultlineProcess,
+  minutesAround,
+  runDemo,
+  startFaultline,
+} from './support/faultline-process';
 import { sendFailedCalls } from './support/send-spans';
 import { namedQuery } from './support/sql-api';
 
@@ -75,9 +81,7 @@ beforeAll(async () => {
   const startS = Math.floor(Date.now() / 1000);
   app = await startFaultline();
   demo = await runDemo(app.otlpUrl, 10, 5);
-  // Whole minutes around the run: the rollups count by minute.
-  fromS = Math.floor(startS / 60) * 60 - 60;
-  toS = Math.ceil((Date.now() / 1000 + 60) / 60) * 60;
+  ({ fromS, toS } = minutesAround(startS));
   await waitForIngest();
   browser = await launchChromium();
   page = await browser.context.newPage();

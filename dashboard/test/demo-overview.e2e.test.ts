@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { waitForInserted } from '@faultline/collector';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMatrix, readNumber } from './ground-truth/page-numbers';
 import { ARTIFACTS, launchChromium } from './support/browser';
-import { type FaultlineProcess, ROOT, startFaultline } from './support/faultline-process';
+import { type FaultlineProcess, minutesAround, runDemo, startFaultline } from './support/faultline-process';
 
 // `npm run demo` prints what the Overview should show for the scenarios it ran (hand-written per
 // scenario in scripts/demo/scenarios.mjs). A person compares the two by eye; this test does it.
@@ -29,28 +28,6 @@ function parseDemoOutput(out: string): DemoPrinted {
   return { matrix, failures: Number(totals[1]), calls: Number(totals[2]), retries: Number(totals[3]) };
 }
 
-function runDemo(otlpUrl: string): Promise<string> {
-  return new Promise((ok, ko) => {
-    const child = spawn(
-      process.execPath,
-      ['scripts/demo.mjs', '--duration', '6', '--rate', '5', '--otlp', otlpUrl, '--quiet'],
-      {
-        cwd: ROOT,
-        env: { ...process.env, OTEL_BSP_SCHEDULE_DELAY: '300' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += String(d);
-    });
-    child.stderr?.on('data', (d) => {
-      out += String(d);
-    });
-    child.once('exit', (code) => (code === 0 ? ok(out) : ko(new Error(`demo exited with ${code}:\n${out}`))));
-  });
-}
-
 let app: FaultlineProcess;
 let printed: DemoPrinted;
 let browser: { context: BrowserContext; close(): Promise<void> };
@@ -61,11 +38,10 @@ let toS: number;
 beforeAll(async () => {
   const startS = Math.floor(Date.now() / 1000);
   app = await startFaultline();
-  printed = parseDemoOutput(await runDemo(app.otlpUrl));
+  printed = parseDemoOutput((await runDemo(app.otlpUrl, 6, 5)).output);
   // The demo stopped its services (they flush on SIGTERM): wait until every span is stored.
   await waitForInserted(app.otlpUrl);
-  fromS = Math.floor(startS / 60) * 60 - 60;
-  toS = Math.ceil((Date.now() / 1000 + 60) / 60) * 60;
+  ({ fromS, toS } = minutesAround(startS));
   browser = await launchChromium();
   page = await browser.context.newPage();
 }, 240_000);

@@ -22,7 +22,7 @@ describe('computeBudget', () => {
       validation: counts(100, { '5m': 100, '1h': 100, '6h': 100, '3d': 100 }, 100),
     },
   };
-  const settings = { slo: 99, periodS: 30 * DAY, rangeS: 300, toS: TO, callerFaults: 'exclude' as const };
+  const settings = { slo: 99, periodS: 30 * DAY, toS: TO, callerFaults: 'exclude' as const };
 
   it('a 34.7× burn over 5 minutes spends about 0.4% of a 30-day budget, not 3,470%', () => {
     const b = computeBudget(steady, settings);
@@ -59,7 +59,7 @@ describe('computeBudget', () => {
       firstSeenS: TO - 3600,
       failuresByClass: { transient: counts(864, { '1h': 864, '6h': 864, '3d': 864 }, 864) },
     };
-    const b = computeBudget(young, { ...settings, rangeS: 3600 });
+    const b = computeBudget(young, settings);
     expect(b.allowedInPeriod).toBeCloseTo(86_400);
     expect(b.usedInPeriod).toBeCloseTo(0.01);
     expect(b.burn['1h']).toBeCloseTo(7.2);

@@ -13,7 +13,7 @@ import {
 import { runScenario, type ScenarioRun } from './ground-truth/run-scenario';
 import { REQUESTS, SERVICES, TOTALS } from './ground-truth/scenario';
 import { ARTIFACTS, launchChromium } from './support/browser';
-import { type FaultlineProcess, startFaultline } from './support/faultline-process';
+import { type FaultlineProcess, minutesAround, startFaultline } from './support/faultline-process';
 
 // Issue #9's proof: twelve hand-annotated requests through three preloaded services (see
 // ground-truth/scenario.ts) into a real Faultline; every number the pages show must equal the
@@ -35,9 +35,7 @@ beforeAll(async () => {
   run = await runScenario(app.otlpUrl);
   // The services have exited, so every span was accepted; now wait until it is stored.
   await waitForInserted(app.otlpUrl);
-  // Whole minutes around the run: the rollups count by minute.
-  fromS = Math.floor(startS / 60) * 60 - 60;
-  toS = Math.ceil((Date.now() / 1000 + 60) / 60) * 60;
+  ({ fromS, toS } = minutesAround(startS));
   browser = await launchChromium();
   page = await browser.context.newPage();
 }, 240_000);

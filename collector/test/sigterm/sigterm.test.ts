@@ -1,17 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import type { Store } from '../../src/types.js';
+import { startLoad } from '../durability/helpers/span-load.js';
 
 // A real collector process (the CLI, from source) under load gets SIGTERM mid-run. Every span it
 // acknowledged must be in otel_traces when the data directory is reopened; nothing more.
 const dir = mkdtempSync(join(tmpdir(), 'faultline-h4b-sigterm-'));
 const CLI = join(import.meta.dirname, '..', 'receiver', 'helpers', 'cli-from-source.ts');
-const SPANS_PER_REQUEST = 50;
 let child: ChildProcess | undefined;
 let store: Store | undefined;
 
@@ -45,71 +44,19 @@ function startChild(): Promise<{ child: ChildProcess; url: string; output: () =>
   });
 }
 
-let sequence = 0;
-function body(): string {
-  const spans = [];
-  for (let i = 0; i < SPANS_PER_REQUEST; i++) {
-    sequence++;
-    spans.push({
-      traceId: `${'a'.repeat(16)}${sequence.toString(16).padStart(16, '0')}`,
-      spanId: sequence.toString(16).padStart(16, '0'),
-      name: 'load',
-      kind: 3,
-      startTimeUnixNano: String(1_732_886_400_000_000_000n + BigInt(sequence)),
-      endTimeUnixNano: String(1_732_886_400_001_000_000n + BigInt(sequence)),
-      attributes: [{ key: 'faultline.source', value: { stringValue: 'http' } }],
-    });
-  }
-  return JSON.stringify({
-    resourceSpans: [
-      {
-        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'sigterm-load' } }] },
-        scopeSpans: [{ spans }],
-      },
-    ],
-  });
-}
-
-function post(url: string, agent: Agent, payload: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = request(
-      `${url}/v1/traces`,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', () => resolve(0));
-      },
-    );
-    req.on('error', () => resolve(0));
-    req.end(payload);
-  });
-}
-
 it('drains in-flight batches on SIGTERM: rows == spans acknowledged', { timeout: 120_000 }, async () => {
   const started = await startChild();
   child = started.child;
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
-  const statuses: Record<number, number> = {};
-  let acked = 0;
-  let stop = false;
-  const workers = Array.from({ length: 8 }, async () => {
-    while (!stop) {
-      const status = await post(started.url, agent, body());
-      statuses[status] = (statuses[status] ?? 0) + 1;
-      if (status === 200) acked += SPANS_PER_REQUEST;
-      if (status === 0) return; // connection refused: the collector is gone
-      if (status === 503) await new Promise((r) => setTimeout(r, 20));
-    }
-  });
+  // Eight exporters until the collector is gone (a refused connection ends each).
+  const load = startLoad(started.url, 'sigterm-load', 8);
   await new Promise((r) => setTimeout(r, 2_000));
-  expect(acked).toBeGreaterThan(0);
+  expect(load.acked()).toBeGreaterThan(0);
   child.kill('SIGTERM');
   const code = await exited;
-  stop = true;
-  await Promise.all(workers);
-  agent.destroy();
+  await load.stop();
+  const acked = load.acked();
+  const statuses = load.statuses;
   expect(code, started.output()).toBe(0);
   expect(started.output()).toMatch(/SIGTERM, draining/);
 

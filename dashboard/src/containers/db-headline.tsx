@@ -1,7 +1,7 @@
 import { ClassBadge } from '../components/class-badge';
 import { FIRST_HAND } from '../components/counting-note';
 import type { DashboardParams } from '../lib/dashboard-params';
-import { pickHeadline } from '../lib/error-budget';
+import { countsAgainstBudget, pickHeadline } from '../lib/error-budget';
 import { formatCount, formatPercent, formatTimeUtc } from '../lib/format';
 import { loadCallTotals, loadMatrix } from '../server/overview-data';
 
@@ -14,8 +14,9 @@ function rangeText(p: DashboardParams): string {
 export async function DBHeadline({ params }: { params: DashboardParams }) {
   const [matrix, totals] = await Promise.all([loadMatrix(params), loadCallTotals(params)]);
   const h = pickHeadline(matrix, params.callerFaults);
-  const excluded = params.callerFaults === 'exclude' ? matrix.filter((r) => r.class === 'validation') : [];
-  const excludedCount = excluded.reduce((s, r) => s + r.failures, 0);
+  const excludedCount = matrix
+    .filter((r) => !countsAgainstBudget(r.class, params.callerFaults))
+    .reduce((s, r) => s + r.failures, 0);
   return (
     <section className="headline" data-testid="headline" title={FIRST_HAND}>
       {h ? (

@@ -32,7 +32,6 @@ export interface BudgetInput {
 export interface BudgetSettings {
   slo: number;
   periodS: number;
-  rangeS: number;
   /** End of the range (unix seconds): the windows and the period end here. */
   toS: number;
   /** Now (unix seconds): a range may end in the future (the current minute), time observed may not. */
@@ -64,7 +63,8 @@ export interface ServiceBudget {
   burn: Record<BurnWindow, number | null>;
 }
 
-function counted(cls: string, mode: CallerFaultMode): boolean {
+/** Whether failures of this class are counted against the budget under this caller-fault mode. */
+export function countsAgainstBudget(cls: string, mode: CallerFaultMode): boolean {
   return mode === 'include' || !CALLER_FAULT_CLASSES.includes(cls);
 }
 
@@ -76,7 +76,7 @@ export function computeBudget(input: BudgetInput, s: BudgetSettings): ServiceBud
   const allowedRate = 1 - s.slo / 100;
   const sum = (pick: (c: BudgetCounts) => number, countedOnly = true) =>
     Object.entries(input.failuresByClass).reduce(
-      (acc, [cls, c]) => acc + (!countedOnly || counted(cls, s.callerFaults) ? pick(c) : 0),
+      (acc, [cls, c]) => acc + (!countedOnly || countsAgainstBudget(cls, s.callerFaults) ? pick(c) : 0),
       0,
     );
   const endS = Math.min(s.toS, s.nowS ?? s.toS);
@@ -88,7 +88,7 @@ export function computeBudget(input: BudgetInput, s: BudgetSettings): ServiceBud
   const failuresByClass: Record<string, number> = {};
   const usedByRangeByClass: Record<string, number> = {};
   for (const [cls, c] of Object.entries(input.failuresByClass)) {
-    if (!counted(cls, s.callerFaults) || c.range === 0) continue;
+    if (!countsAgainstBudget(cls, s.callerFaults) || c.range === 0) continue;
     failuresByClass[cls] = c.range;
     usedByRangeByClass[cls] = allowedInPeriod > 0 ? c.range / allowedInPeriod : 0;
   }
@@ -146,7 +146,7 @@ export interface Headline {
 
 /** The class × source pair with the most first-hand failures counted against the budget. */
 export function pickHeadline(matrix: MatrixInputRow[], callerFaults: CallerFaultMode): Headline | null {
-  const countedRows = matrix.filter((r) => counted(r.class, callerFaults) && r.failures > 0);
+  const countedRows = matrix.filter((r) => countsAgainstBudget(r.class, callerFaults) && r.failures > 0);
   const top = [...countedRows].sort(
     (a, b) => b.failures - a.failures || a.class.localeCompare(b.class) || a.source.localeCompare(b.source),
   )[0];
@@ -162,5 +162,3 @@ export function pickHeadline(matrix: MatrixInputRow[], callerFaults: CallerFault
     failureShare: totalFailures > 0 ? top.failures / totalFailures : 0,
   };
 }
-
-export { counted as countsAgainstBudget };

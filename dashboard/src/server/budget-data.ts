@@ -82,7 +82,6 @@ export async function loadBudgets(p: DashboardParams): Promise<ServiceBudget[]> 
   return computeBudgets(inputs, {
     slo: p.slo,
     periodS: p.periodDays * 86_400,
-    rangeS: p.range.toS - p.range.fromS,
     toS: p.range.toS,
     nowS: Math.floor(Date.now() / 1000),
     callerFaults: p.callerFaults,

@@ -64,6 +64,8 @@ export interface DemoRun {
   /** e.g. demo-abc123 — correlation ids are `${prefix}-1…${sent}`. */
   prefix: string;
   sent: number;
+  /** Everything the demo printed (its expected totals among it). */
+  output: string;
 }
 
 /** `npm run demo` against the child's collector, for a fixed duration. */
@@ -97,7 +99,15 @@ export function runDemo(otlpUrl: string, durationS: number, rate: number): Promi
     child.once('exit', (code) => {
       const m = /demo: sent (\d+) workflows \(correlation ids (demo-[a-z0-9]+)-1/.exec(out);
       if (code !== 0 || !m) ko(new Error(`demo failed (exit ${code}):\n${out}`));
-      else ok({ sent: Number(m[1]), prefix: m[2]! });
+      else ok({ sent: Number(m[1]), prefix: m[2]!, output: out });
     });
   });
+}
+
+/**
+ * Whole minutes around a run that started at `startS` and has just ended (the rollups count by
+ * minute), with a minute's margin either side.
+ */
+export function minutesAround(startS: number): { fromS: number; toS: number } {
+  return { fromS: Math.floor(startS / 60) * 60 - 60, toS: Math.ceil((Date.now() / 1000 + 60) / 60) * 60 };
 }
