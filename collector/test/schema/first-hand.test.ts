@@ -217,9 +217,9 @@ describe('each failure counted once, where it happened', () => {
     expect(n).toEqual({ all: 6, propagated: 2 });
   });
 
-  it('a late callee span turns its caller into an echo only once it arrives', async () => {
-    // Without inventory's server span the checkout client 422 would be first-hand: check the rule
-    // directly on a trace whose callee never reported.
+  it('a caller whose callee never reported stays first-hand', async () => {
+    // The callee was not instrumented, or its spans were lost: nothing explains the 422, so it is
+    // where the failure happened as far as anyone can tell.
     const lone = span('b', '', 'edge', 'Client', 'POST', 60, 2, envelope('validation', 'http', '422'), true);
     lone.TraceId = 'b2'.repeat(16);
     await insertAsExporter(store, [lone]);
