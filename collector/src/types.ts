@@ -174,8 +174,19 @@ export interface WriterStats {
   pendingInsert: number;
   /** The writer's acknowledgement mode. */
   ackAfter: 'insert' | 'wal';
-  /** Spans moved to `<spoolDir>/rejected` after ClickHouse refused their batch repeatedly (not a network error). */
+  /**
+   * Spans ClickHouse refused on their own (a value it cannot parse or hold), set aside in
+   * `<spoolDir>/rejected` with the reason after their batch was split so the rest landed. Never a
+   * span of a batch that failed for the store's sake (unreachable, full or read-only disk).
+   */
   quarantined: number;
+  /** The latest quarantine: how many spans, ClickHouse's reason, the file, and when; null if none. */
+  lastQuarantine: { rows: number; reason: string; file: string; at: number } | null;
+  /**
+   * The write-ahead log's own trouble, null when none: acknowledged spans sit in an open segment
+   * that cannot be sealed (a read-only or failing directory). Retried until the directory heals.
+   */
+  walError: { message: string; since: number; spans: number } | null;
   /**
    * When the oldest span counted in `pendingInsert` was acknowledged (epoch ms), or null when none
    * waits. Under load some spans always wait a moment; an old one means inserts are not landing.
@@ -246,8 +257,6 @@ export interface WriterOptions {
   maxConcurrentInserts?: number;
   /** Abort an insert after this many ms and spool its batch (default 30 000). */
   insertTimeoutMs?: number;
-  /** Replay attempts of one spooled batch that ClickHouse itself rejects before quarantine (default 10). */
-  maxReplayAttempts?: number;
   /** Table to insert into (default `otel_traces`). */
   table?: string;
   /**

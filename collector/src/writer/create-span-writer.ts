@@ -9,7 +9,7 @@ import { type ResolvedWriterOptions, resolveWriterOptions } from './resolve-writ
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
-import { createTimedInsert, insertErrorOf, newWriterCounters } from './timed-insert.js';
+import { createTimedInsert, insertErrorOf, newWriterCounters, noteQuarantine } from './timed-insert.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments } from './wal-segment.js';
 
@@ -69,6 +69,7 @@ function createInsertWriter(store: Store, o: ResolvedWriterOptions, lock: Direct
   let outage = false;
   let lastInsertError: unknown;
   let lastInsertErrorAt = 0;
+  let lastQuarantine: WriterStats['lastQuarantine'] = null;
   let closed: Promise<void> | undefined;
 
   const insert = createTimedInsert(store, o, latency);
@@ -77,9 +78,11 @@ function createInsertWriter(store: Store, o: ResolvedWriterOptions, lock: Direct
     spool,
     {
       insert,
-      onReplayed(segment) {
-        counters.replayed += segment.rows;
-        counters.inserted += segment.rows;
+      onReplayed(segment, quarantined) {
+        const stored = segment.rows - (quarantined?.rows ?? 0);
+        counters.replayed += stored;
+        counters.inserted += stored;
+        if (quarantined) lastQuarantine = noteQuarantine(counters, quarantined);
         if (outage && !spool.busy) {
           outage = false;
           console.warn(
@@ -92,10 +95,6 @@ function createInsertWriter(store: Store, o: ResolvedWriterOptions, lock: Direct
         lastInsertError = err;
         lastInsertErrorAt = Date.now();
         if (!segment) console.error('[faultline] spool replay hit a local error; it will retry:', err);
-      },
-      onQuarantined(segment, target, err) {
-        counters.quarantined += segment.rows;
-        console.error(`[faultline] ClickHouse keeps rejecting a spooled batch; moved to ${target}:`, err);
       },
     },
     o,
@@ -282,6 +281,8 @@ function createInsertWriter(store: Store, o: ResolvedWriterOptions, lock: Direct
         oldestPendingAt: spool.oldestSince,
         lastInsertError:
           lastInsertError === undefined ? null : insertErrorOf(lastInsertError, lastInsertErrorAt),
+        lastQuarantine,
+        walError: null,
         spoolDir: o.spoolDir,
         ackAfter: 'insert',
         insertLatency: latency.snapshot(),

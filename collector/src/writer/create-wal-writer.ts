@@ -6,7 +6,7 @@ import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
-import { createTimedInsert, insertErrorOf, newWriterCounters } from './timed-insert.js';
+import { createTimedInsert, insertErrorOf, newWriterCounters, noteQuarantine } from './timed-insert.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments, WalSegment } from './wal-segment.js';
 
@@ -50,6 +50,11 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
   let outage = false;
   let lastInsertError: unknown;
   let lastInsertErrorAt = 0;
+  let lastQuarantine: WriterStats['lastQuarantine'] = null;
+  // Closed segments whose seal failed (a read-only or failing directory): acknowledged rows that
+  // are in no live segment, so they are retried first and reported until they are sealed.
+  const unsealed: WalSegment[] = [];
+  let walError: { err: unknown; since: number } | undefined;
   let closed: Promise<void> | undefined;
   // Segments a previous run left behind are inserted first: settle() counts them in its target.
   let recoveredRows = 0;
@@ -58,9 +63,11 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
     spool,
     {
       insert: createTimedInsert(store, o, latency),
-      onReplayed(segment) {
-        counters.replayed += segment.rows;
-        counters.inserted += segment.rows;
+      onReplayed(segment, quarantined) {
+        const stored = segment.rows - (quarantined?.rows ?? 0);
+        counters.replayed += stored;
+        counters.inserted += stored;
+        if (quarantined) lastQuarantine = noteQuarantine(counters, quarantined);
         if (outage) {
           outage = false;
           console.warn('[faultline] ClickHouse recovered; inserting the write-ahead log again');
@@ -81,14 +88,6 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
           );
         }
       },
-      onQuarantined(segment, target, err) {
-        counters.quarantined += segment.rows;
-        console.error(
-          `[faultline] ClickHouse keeps rejecting a write-ahead segment; moved to ${target}:`,
-          err,
-        );
-        void pump();
-      },
     },
     o,
   );
@@ -103,12 +102,18 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
     if (spool.peek()) void replayer.kick();
   })();
 
-  const activeRows = () => (active?.rows ?? 0) + sealing.rows;
-  const activeBytes = () => (active?.bytes ?? 0) + sealing.bytes;
+  const unsealedRows = () => unsealed.reduce((n, u) => n + u.rows, 0);
+  const activeRows = () => (active?.rows ?? 0) + sealing.rows + unsealedRows();
+  const activeBytes = () => (active?.bytes ?? 0) + sealing.bytes + unsealed.reduce((n, u) => n + u.bytes, 0);
   const unInsertedBytes = () => spool.bytes + activeBytes() + writing.bytes + group.bytes;
   /** The oldest acknowledged span not yet inserted: sealed segments, the one sealing, the open one. */
   function oldestPendingAt(): number | null {
-    const times = [spool.oldestSince, sealing.rows > 0 ? sealing.since : null, active?.firstAckAt ?? null];
+    const times = [
+      spool.oldestSince,
+      sealing.rows > 0 ? sealing.since : null,
+      active?.firstAckAt ?? null,
+      ...unsealed.map((u) => u.firstAckAt),
+    ];
     const known = times.filter((t): t is number => t !== null);
     return known.length > 0 ? Math.min(...known) : null;
   }
@@ -147,10 +152,48 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
     sealing = { rows: segment.rows, bytes: segment.bytes, since: segment.firstAckAt ?? segment.openedAt };
     try {
       await segment.seal();
+      walHealed();
+    } catch (err) {
+      // Its rows are acknowledged: keep the segment and seal it again once the directory heals.
+      unsealed.push(segment);
+      walFailed(err);
+      return;
     } finally {
       sealing = { rows: 0, bytes: 0, since: 0 };
     }
     void replayer.kick();
+  }
+
+  /** Seals segments an earlier seal left closed but unsealed, oldest first; false if one still fails. */
+  async function sealLeftovers(): Promise<boolean> {
+    while (unsealed.length > 0) {
+      try {
+        await unsealed[0]!.seal();
+      } catch (err) {
+        walFailed(err);
+        return false;
+      }
+      unsealed.shift();
+      void replayer.kick();
+    }
+    walHealed();
+    return true;
+  }
+
+  function walFailed(err: unknown): void {
+    if (!walError) {
+      console.error(
+        `[faultline] the write-ahead log in ${o.spoolDir} cannot seal a segment of acknowledged spans; retrying until the directory is writable:`,
+        err,
+      );
+    }
+    walError = { err, since: walError?.since ?? Date.now() };
+  }
+
+  function walHealed(): void {
+    if (!walError || unsealed.length > 0) return;
+    walError = undefined;
+    console.warn(`[faultline] the write-ahead log in ${o.spoolDir} is writable again`);
   }
 
   /** The one lane for file work (appends and seals never interleave); re-checks after each await. */
@@ -159,6 +202,11 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
       try {
         await ready;
         for (;;) {
+          // Segments keep their order: a later one is not sealed ahead of one still unsealed.
+          if (unsealed.length > 0 && !(await sealLeftovers())) {
+            retrySoon();
+            break;
+          }
           // Sealing comes before the next append: under steady load a group is always waiting,
           // and an idle inserter must not wait for the open segment to fill up.
           if (shouldSeal()) await sealActive();
@@ -169,13 +217,17 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
         // A seal that failed leaves the file `.open`: the next start recovers it. Keep serving.
         console.error('[faultline] write-ahead log error:', err);
         // Writes already grouped still need an answer: try again shortly.
-        setTimeout(() => void pump(), o.retryDelayMs).unref();
+        retrySoon();
       } finally {
         pumping = undefined;
         armTimer();
       }
     })();
     return pumping;
+  }
+
+  function retrySoon(): void {
+    setTimeout(() => void pump(), o.retryDelayMs).unref();
   }
 
   function armTimer(): void {
@@ -300,6 +352,14 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
         oldestPendingAt: oldestPendingAt(),
         lastInsertError:
           lastInsertError === undefined ? null : insertErrorOf(lastInsertError, lastInsertErrorAt),
+        lastQuarantine,
+        walError: walError
+          ? {
+              message: insertErrorOf(walError.err, walError.since).message,
+              since: walError.since,
+              spans: unsealedRows(),
+            }
+          : null,
         spoolDir: o.spoolDir,
         ackAfter: 'wal',
         insertLatency: latency.snapshot(),

@@ -73,7 +73,6 @@ export function resolveWriterOptions(o: WriterOptions, dataDir?: string): Resolv
     maxRetryDelayMs: o.maxRetryDelayMs ?? 5_000,
     maxConcurrentInserts: o.maxConcurrentInserts ?? 2,
     insertTimeoutMs: o.insertTimeoutMs ?? 30_000,
-    maxReplayAttempts: o.maxReplayAttempts ?? 10,
     table: o.table ?? 'otel_traces',
     insertSettings: o.insertSettings ?? {},
   };

@@ -1,25 +1,26 @@
-import { isConnectionError } from '../store/connection-error.js';
-import type { Spool, SpoolSegment } from './spool.js';
+import { insertIsolatingRows } from './row-isolation.js';
+import type { QuarantinedRows, Spool, SpoolSegment } from './spool.js';
 
 export interface ReplayerHooks {
-  /** Inserts one spooled body with its original deduplication token. */
-  insert(body: string | Buffer, token: string): Promise<void>;
-  onReplayed(segment: SpoolSegment): void;
+  /** Inserts one spooled body (or a part of it) under a deduplication token. */
+  insert(body: Buffer, token: string): Promise<void>;
+  /** The segment is stored; `quarantined` names the rows ClickHouse refused on their own, if any. */
+  onReplayed(segment: SpoolSegment, quarantined: QuarantinedRows | null): void;
   onError(err: unknown, segment: SpoolSegment | undefined): void;
-  onQuarantined(segment: SpoolSegment, target: string, err: unknown): void;
 }
 
 export interface ReplayerOptions {
   retryDelayMs: number;
   maxRetryDelayMs: number;
-  maxReplayAttempts: number;
 }
 
 /**
  * Replays the spool oldest-first, one segment at a time, so rows reach ClickHouse in the order
- * they were accepted. Network failures are retried with capped exponential backoff for as long as
- * it takes; a segment ClickHouse itself rejects `maxReplayAttempts` times is quarantined so one bad
- * batch cannot block everything behind it.
+ * they were accepted. A segment ClickHouse refuses for its rows is split until only the refused
+ * rows remain; those go to `rejected/` with the reason and the rest land (insertIsolatingRows).
+ * Every other failure (the server away, a full or read-only disk, memory pressure) is retried
+ * with capped exponential backoff for as long as it takes: nothing acknowledged is set aside
+ * because the store was unwell.
  */
 export class SpoolReplayer {
   #running: Promise<void> | undefined;
@@ -85,15 +86,9 @@ export class SpoolReplayer {
 
   async #loop(): Promise<void> {
     let delay = this.options.retryDelayMs;
-    let attempts = 0;
-    let current: SpoolSegment | undefined;
     for (let segment = this.spool.peek(); segment; segment = this.spool.peek()) {
       // Past a drain deadline no new insert starts; what remains is durable and replays at start.
       if (this.#stopping && Date.now() >= this.#deadline) return;
-      if (segment !== current) {
-        current = segment;
-        attempts = 0;
-      }
       try {
         const body = await this.spool.read(segment).catch((err: NodeJS.ErrnoException) => {
           if (err.code === 'ENOENT') return undefined;
@@ -104,19 +99,15 @@ export class SpoolReplayer {
           await this.spool.remove(segment);
           continue;
         }
-        await this.hooks.insert(body, segment.token);
+        const rejected = await insertIsolatingRows(this.hooks.insert, body, segment.token);
+        // Kept before the segment goes: a crash between the two re-splits under the same tokens.
+        const quarantined = rejected.length > 0 ? await this.spool.quarantineRows(segment, rejected) : null;
         await this.spool.remove(segment);
-        this.hooks.onReplayed(segment);
+        this.hooks.onReplayed(segment, quarantined);
         delay = this.options.retryDelayMs;
         continue;
       } catch (err) {
         this.hooks.onError(err, segment);
-        attempts++;
-        if (!isConnectionError(err) && attempts >= this.options.maxReplayAttempts) {
-          const target = await this.spool.quarantine(segment);
-          this.hooks.onQuarantined(segment, target, err);
-          continue;
-        }
       }
       if (this.#stopping) return;
       await new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RejectedRow } from './row-isolation.js';
 
 /** One spooled batch: a file named `<seq>-<rows>-<token>.jsonl` holding the JSONEachRow body. */
 export interface SpoolSegment {
@@ -11,6 +12,16 @@ export interface SpoolSegment {
   file: string;
   /** When its first rows were acknowledged (epoch ms; for a segment found at start, its mtime). */
   since: number;
+}
+
+/** Where rows ClickHouse refused on their own are kept, under the spool directory. */
+export const REJECTED_DIR = 'rejected';
+
+/** What quarantineRows kept: how many rows, the first one's reason, and the file. */
+export interface QuarantinedRows {
+  rows: number;
+  reason: string;
+  file: string;
 }
 
 const SEGMENT = /^(\d{16})-(\d+)-([A-Za-z0-9_-]+)\.jsonl$/;
@@ -153,7 +164,17 @@ export class Spool {
     since: number,
   ): Promise<SpoolSegment> {
     const target = join(this.dir, `${String(seq).padStart(16, '0')}-${rows}-${token}.jsonl`);
-    await rename(file, target);
+    await rename(file, target).catch(async (err: NodeJS.ErrnoException) => {
+      // A retried seal whose rename landed before its directory fsync failed: already in place.
+      if (
+        err.code !== 'ENOENT' ||
+        !(await stat(target).then(
+          () => true,
+          () => false,
+        ))
+      )
+        throw err;
+    });
     await fsyncDir(this.dir);
     const segment: SpoolSegment = { seq, rows, token, bytes, file: target, since };
     this.#track(segment);
@@ -188,26 +209,41 @@ export class Spool {
   }
 
   /**
-   * Forgets a replayed segment. Losing this unlink in a crash only means a second replay, which the
-   * segment's deduplication token turns into a no-op.
+   * Forgets a replayed segment once its file is gone. Losing this unlink in a crash only means a
+   * second replay, which the segment's deduplication token turns into a no-op; an unlink that
+   * fails (a read-only directory) keeps the segment queued, so it is retried, not forgotten.
    */
   async remove(segment: SpoolSegment): Promise<void> {
-    this.#forget(segment);
     await unlink(segment.file).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
+    this.#forget(segment);
   }
 
-  /** Moves a segment ClickHouse keeps refusing to `rejected/`, out of the replay path but kept for inspection. */
-  async quarantine(segment: SpoolSegment): Promise<string> {
-    this.#forget(segment);
-    const dir = join(this.dir, 'rejected');
+  /**
+   * Keeps the rows ClickHouse refused on their own in `rejected/<segment>.jsonl`, one JSON object
+   * per line: `{"reason": "…", "row": <the row as it was acknowledged>}`. Written whole under a
+   * temporary name and renamed, so a replay of the same segment rewrites the same file.
+   */
+  async quarantineRows(segment: SpoolSegment, rows: readonly RejectedRow[]): Promise<QuarantinedRows> {
+    const dir = join(this.dir, REJECTED_DIR);
     mkdirSync(dir, { recursive: true });
     const target = join(dir, segment.file.slice(this.dir.length + 1));
-    await rename(segment.file, target).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
-    });
-    return target;
+    const parts: Buffer[] = [];
+    for (const r of rows) {
+      parts.push(Buffer.from(`{"reason":${JSON.stringify(r.reason)},"row":`), r.line, Buffer.from('}\n'));
+    }
+    const tmp = join(dir, `${TMP_PREFIX}${segment.seq}`);
+    const handle = await open(tmp, 'w');
+    try {
+      await handle.writeFile(Buffer.concat(parts));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, target);
+    await fsyncDir(dir);
+    return { rows: rows.length, reason: rows[0]!.reason, file: target };
   }
 
   #forget(segment: SpoolSegment): void {

@@ -1,7 +1,8 @@
-import type { Store } from '../types.js';
+import type { Store, WriterStats } from '../types.js';
 import { insertBatch } from './insert-batch.js';
 import type { LatencyRecorder } from './latency-histogram.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
+import type { QuarantinedRows } from './spool.js';
 
 /** The counters both writers keep; `stats()` spreads them into WriterStats. */
 export interface WriterCounters {
@@ -23,6 +24,18 @@ export function insertErrorOf(err: unknown, at: number): { message: string; at: 
   let message = err instanceof Error ? err.message : String(err);
   if (message.length > 500) message = `${message.slice(0, 500)}…`;
   return { message, at };
+}
+
+/** Counts a quarantine and says where the rows went, once per segment; returns it for stats(). */
+export function noteQuarantine(
+  counters: WriterCounters,
+  q: QuarantinedRows,
+): NonNullable<WriterStats['lastQuarantine']> {
+  counters.quarantined += q.rows;
+  console.error(
+    `[faultline] ClickHouse refused ${q.rows} span(s) on their own; the rest of their batch is stored. Kept with the reason in ${q.file}: ${q.reason}`,
+  );
+  return { ...q, at: Date.now() };
 }
 
 /**

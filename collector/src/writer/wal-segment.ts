@@ -16,6 +16,8 @@ export class WalSegment {
   readonly openedAt = Date.now();
   /** When the first group was acknowledged (epoch ms): the age of the oldest span not yet stored. */
   firstAckAt: number | null = null;
+  #closed = false;
+  #token: string | undefined;
 
   private constructor(
     private readonly spool: Spool,
@@ -63,11 +65,19 @@ export class WalSegment {
     this.firstAckAt ??= Date.now();
   }
 
-  /** Closes the file and hands it to the spool as a sealed segment, in sequence order. */
+  /**
+   * Closes the file and hands it to the spool as a sealed segment, in sequence order. Retryable:
+   * a seal that failed (the directory read-only) is called again once it may have healed, and the
+   * token is fixed on the first call, so the name it is sealed under never changes.
+   */
   async seal(): Promise<void> {
-    await this.handle.close();
+    if (!this.#closed) {
+      await this.handle.close();
+      this.#closed = true;
+    }
+    this.#token ??= `fl-${randomUUID()}`;
     const since = this.firstAckAt ?? this.openedAt;
-    await this.spool.adopt(this.file, this.seq, this.rows, `fl-${randomUUID()}`, this.bytes, since);
+    await this.spool.adopt(this.file, this.seq, this.rows, this.#token, this.bytes, since);
   }
 
   /**

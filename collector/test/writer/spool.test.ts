@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,13 +33,25 @@ describe('Spool', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('moves a quarantined segment out of the replay path but keeps it', async () => {
+  it('keeps refused rows with their reason under rejected/, out of the replay path, rewritten whole on a second call', async () => {
     const s = new Spool(dir);
-    const seg = await s.append('{}\n', 1, 'fl-q');
-    const target = await s.quarantine(seg);
-    expect(existsSync(target)).toBe(true);
-    expect(target).toContain(join(dir, 'rejected'));
+    const seg = await s.append('{"a":1}\n{"b":2}\n', 2, 'fl-q');
+    const rows = [{ line: Buffer.from('{"b":2}'), reason: 'Code: 41. bad "time"' }];
+    const kept = await s.quarantineRows(seg, rows);
+    await s.quarantineRows(seg, rows);
+    expect(kept).toEqual({
+      rows: 1,
+      reason: 'Code: 41. bad "time"',
+      file: expect.stringContaining(join(dir, 'rejected')),
+    });
+    expect(readFileSync(kept.file, 'utf8')).toBe('{"reason":"Code: 41. bad \\"time\\"","row":{"b":2}}\n');
+    expect(JSON.parse(readFileSync(kept.file, 'utf8'))).toEqual({
+      reason: 'Code: 41. bad "time"',
+      row: { b: 2 },
+    });
+    await s.remove(seg);
     expect(new Spool(dir).peek()).toBeUndefined();
+    expect(existsSync(kept.file)).toBe(true);
   });
 
   it('reports busy while segments wait', async () => {

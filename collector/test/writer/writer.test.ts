@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -116,7 +116,6 @@ describe('createSpanWriter', () => {
       maxBatchDelayMs: 5,
       retryDelayMs: 20,
       maxRetryDelayMs: 40,
-      maxReplayAttempts: 1_000,
     });
     await store.client.command({ query: 'RENAME TABLE otel_traces TO otel_traces_offline' });
     try {
@@ -172,10 +171,13 @@ describe('createSpanWriter', () => {
     expect(writer.stats().spoolDepth).toBe(0);
   });
 
-  it('quarantines a batch ClickHouse keeps rejecting, so the batches behind it still replay', async () => {
+  it('sets aside only the row ClickHouse refuses, with its reason; its batch-mates and the batches behind still land', async () => {
     const spoolDir = join(dir, 'spool-poison');
     const spool = new Spool(spoolDir);
-    await spool.append('{"Timestamp":"not a time","ServiceName":"poison"}\n', 1, 'fl-poison');
+    // One acknowledged batch: 4 good rows around one ClickHouse cannot parse, then a clean batch.
+    const good = serializeRows(rowsFor('poison-mates', 4)).split('\n');
+    const bad = '{"Timestamp":"not a time","ServiceName":"poison"}';
+    await spool.append([good[0], good[1], bad, good[2], good[3], ''].join('\n'), 5, 'fl-poison');
     await spool.append(serializeRows(rowsFor('after-poison', 3)), 3, 'fl-after-poison');
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const writer = createSpanWriter(store, {
@@ -183,15 +185,21 @@ describe('createSpanWriter', () => {
       spoolDir,
       retryDelayMs: 5,
       maxRetryDelayMs: 5,
-      maxReplayAttempts: 2,
     });
-    await vi.waitFor(() => expect(writer.stats().quarantined).toBe(1));
-    await writer.drain();
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining('moved to'), expect.anything());
+    await writer.settle();
     logged.mockRestore();
-    expect(writer.stats().quarantined).toBe(1);
-    expect(readdirSync(join(spoolDir, 'rejected'))).toHaveLength(1);
+    const s = writer.stats();
+    expect([s.quarantined, s.inserted]).toEqual([1, 7]);
+    expect(s.lastQuarantine).toMatchObject({ rows: 1, reason: expect.stringContaining('CANNOT_PARSE') });
+    const [file] = readdirSync(join(spoolDir, 'rejected'));
+    const kept = readFileSync(join(spoolDir, 'rejected', file!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(kept).toEqual([{ reason: expect.stringContaining('DateTime'), row: JSON.parse(bad) }]);
+    expect(await count('poison-mates')).toBe(4);
     expect(await count('after-poison')).toBe(3);
+    await writer.drain();
   });
 
   it('bounds the spool too: past maxSpoolBytes, writes are refused until replay catches up', async () => {
