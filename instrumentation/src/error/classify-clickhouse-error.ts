@@ -167,7 +167,8 @@ const TYPE_BY_NUMBER: Record<string, string> = {
  */
 const PARTITION_SPREAD = /partitions for (a )?single INSERT block/i;
 /** A C++ std::exception from the storage layer (filesystem_error: a read-only or full disk). */
-const STORAGE_FAULT = /filesystem error|Read-only file system|No space left|Input\/output error|Permission denied/i;
+const STORAGE_FAULT =
+  /filesystem error|Read-only file system|No space left|Input\/output error|Permission denied/i;
 const TYPE_IN_TEXT = /\(([A-Z][A-Z0-9_]{2,})\)/g;
 
 /** The type name ClickHouse puts in the text's last upper-case parenthesis: "… (TOO_MANY_PARTS)". */
