@@ -173,6 +173,38 @@ describe('ingest banner and panel', () => {
     ]).toEqual(['37', '37', '1 span, 1 request']);
   });
 
+  it('a span ClickHouse refuses on its own: set aside with the reason, its batch-mates stored, the banner says where', async () => {
+    // A real refusal: a CHECK constraint the operator put on the table, broken by one service's
+    // spans, which arrive in the same batch as honest ones.
+    await store.client.command({
+      query: "ALTER TABLE otel_traces ADD CONSTRAINT banner_no_poison CHECK ServiceName != 'banner-poison'",
+    });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const two = JSON.parse(body('banner', 6)) as { resourceSpans: unknown[] };
+      two.resourceSpans.push(
+        ...(JSON.parse(body('banner-poison', 2)) as { resourceSpans: unknown[] }).resourceSpans,
+      );
+      expect(await post(JSON.stringify(two))).toBe(200);
+      await collector!.writer.settle();
+    } finally {
+      logged.mockRestore();
+      await store.client.command({ query: 'ALTER TABLE otel_traces DROP CONSTRAINT banner_no_poison' });
+    }
+    const html = await render(IngestBanner);
+    expect(html).toContain('data-testid="ingest-banner-quarantined"');
+    expect(html).not.toContain('data-testid="ingest-banner-unstored"');
+    const banner = text(html);
+    expect(banner).toContain('2 spans were set aside: ClickHouse refused them on their own');
+    expect(banner).toContain('banner_no_poison');
+    expect(banner).toContain(join(dir, 'data', 'wal', 'rejected'));
+    expect(cell(await render(IngestHealth), 'ingest-quarantined')).toBe('2');
+    const rows = await store.runReadOnly<{ s: string; n: number }>(
+      "SELECT ServiceName AS s, count() AS n FROM otel_traces WHERE ServiceName LIKE 'banner%' GROUP BY s ORDER BY s",
+    );
+    expect(rows.rows.map((r) => [r.s, Number(r.n)])).toEqual([['banner', 43]]);
+  });
+
   it('once the collector is closed, there is nothing to report', async () => {
     await collector!.close();
     collector = undefined;

@@ -28,9 +28,55 @@ export interface IngestHealth {
   };
   /** Failed insert attempts; each is retried, the spans stay on disk meanwhile. */
   insertErrors: { count: number; lastMessage: string | null; lastAt: number | null };
-  /** Spans ClickHouse kept rejecting, moved aside to `<walDir>/rejected`. */
-  quarantined: number;
+  /**
+   * Spans ClickHouse refused on their own (a value it cannot parse or hold), set aside with the
+   * reason in `<walDir>/rejected` while the rest of their batch landed.
+   */
+  quarantine: { spans: number; lastReason: string | null; lastAt: number | null; file: string | null };
+  /** Acknowledged spans in a write-ahead segment that cannot be sealed (a read-only directory). */
+  walError: { message: string; since: number; spans: number } | null;
   walDir: string;
+  /** `ok`, or `degraded` with what is wrong in `problems` (see ingestStatus). */
+  status: 'ok' | 'degraded';
+  problems: string[];
+}
+
+/** Acknowledged spans waiting longer than this for their insert mean inserts are not landing. */
+export const STALE_PENDING_MS = 60_000;
+
+/**
+ * Whether ingest is well, with what is wrong, from the writer's numbers: degraded while inserts
+ * fail (spans wait on disk), while the write-ahead log cannot seal acknowledged spans, or while
+ * the oldest acknowledged span has waited past STALE_PENDING_MS. Spans set aside by ClickHouse
+ * do not degrade it (ingest works; the sender is at fault) but are listed.
+ */
+export function ingestStatus(
+  w: WriterStats,
+  now = Date.now(),
+): { status: 'ok' | 'degraded'; problems: string[] } {
+  const problems: string[] = [];
+  if (w.spoolDepth > 0) {
+    problems.push(
+      `${w.spoolDepth} acknowledged spans wait on disk because ClickHouse inserts fail; they are retried until they land`,
+    );
+  }
+  if (w.walError) {
+    problems.push(
+      `${w.walError.spans} acknowledged spans are in a write-ahead segment that cannot be sealed since ${new Date(w.walError.since).toISOString()}: make the write-ahead log directory (walDir) writable`,
+    );
+  }
+  if (w.oldestPendingAt !== null && now - w.oldestPendingAt > STALE_PENDING_MS && w.spoolDepth === 0) {
+    problems.push(
+      `the oldest acknowledged span has waited ${Math.round((now - w.oldestPendingAt) / 1000)} s for its insert`,
+    );
+  }
+  const degraded = problems.length > 0;
+  if (w.quarantined > 0) {
+    problems.push(
+      `${w.quarantined} spans refused by ClickHouse on their own are kept with the reason in <walDir>/rejected`,
+    );
+  }
+  return { status: degraded ? 'degraded' : 'ok', problems };
 }
 
 export function ingestHealth(receiver: ReceiverStats, writer: WriterStats, startedAt: number): IngestHealth {
@@ -59,8 +105,15 @@ export function ingestHealth(receiver: ReceiverStats, writer: WriterStats, start
       lastMessage: writer.lastInsertError?.message ?? null,
       lastAt: writer.lastInsertError?.at ?? null,
     },
-    quarantined: writer.quarantined,
+    quarantine: {
+      spans: writer.quarantined,
+      lastReason: writer.lastQuarantine?.reason ?? null,
+      lastAt: writer.lastQuarantine?.at ?? null,
+      file: writer.lastQuarantine?.file ?? null,
+    },
+    walError: writer.walError,
     walDir: writer.spoolDir,
+    ...ingestStatus(writer),
   };
 }
 

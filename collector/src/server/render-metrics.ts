@@ -79,6 +79,18 @@ export function renderMetrics(receiver: ReceiverStats, writer: WriterStats): str
   );
   one('faultline_insert_errors_total', 'counter', 'Failed insert attempts.', writer.insertErrors);
   one(
+    'faultline_spans_quarantined_total',
+    'counter',
+    'Spans ClickHouse refused on their own, kept with the reason in <wal>/rejected while the rest of their batch landed.',
+    writer.quarantined,
+  );
+  one(
+    'faultline_wal_unsealed_spans',
+    'gauge',
+    'Acknowledged spans in a write-ahead segment that cannot be sealed (directory read-only or failing); retried until it heals.',
+    writer.walError?.spans ?? 0,
+  );
+  one(
     'faultline_insert_last_error_timestamp_seconds',
     'gauge',
     'Unix time of the last failed insert attempt; 0 if none failed.',

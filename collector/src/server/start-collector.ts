@@ -117,10 +117,11 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
 
   function health(req: IncomingMessage, res: ServerResponse): void {
     const w = activeWriter.stats();
+    const ingest = withheldWithoutToken(ingestHealth(stats, w, startedAt), config.token, req.headers.authorization);
     // Spooling still acknowledges durably, so it is "degraded", not down: only shutdown is 503.
-    const status = closing ? 'stopping' : w.spoolDepth > 0 ? 'degraded' : 'ok';
     const body = JSON.stringify({
-      status,
+      status: closing ? 'stopping' : ingest.status,
+      problems: ingest.problems,
       writer: {
         ackAfter: w.ackAfter,
         accepted: w.accepted,
@@ -132,12 +133,9 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
         spooled: w.spooled,
         replayed: w.replayed,
         insertErrors: w.insertErrors,
+        quarantined: w.quarantined,
       },
-      ingest: withheldWithoutToken(
-        ingestHealth(stats, w, startedAt),
-        config.token,
-        req.headers.authorization,
-      ),
+      ingest,
     });
     res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
     res.end(body);
@@ -203,10 +201,13 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
 function withheldWithoutToken(h: IngestHealth, token: string | undefined, authorization: string | undefined) {
   if (token === undefined || checkBearer(authorization, token)) return h;
   const hidden = 'withheld: send Authorization: Bearer <FAULTLINE_INGEST_TOKEN>';
+  const hide = (v: string | null) => (v === null ? null : hidden);
   return {
     ...h,
     walDir: hidden,
-    insertErrors: { ...h.insertErrors, lastMessage: h.insertErrors.lastMessage === null ? null : hidden },
+    insertErrors: { ...h.insertErrors, lastMessage: hide(h.insertErrors.lastMessage) },
+    quarantine: { ...h.quarantine, lastReason: hide(h.quarantine.lastReason), file: hide(h.quarantine.file) },
+    walError: h.walError && { ...h.walError, message: hidden },
   };
 }
 

@@ -38,8 +38,9 @@ function refusedText(h: Health): string {
 export function IngestBannerView({ health, now }: { health: Health | null; now: number }) {
   if (!health) return null;
   const problems = ingestProblems(health, now);
-  if (!problems.unstored && !problems.refused) return null;
+  if (!problems.unstored && !problems.refused && !problems.quarantined) return null;
   const e = health.insertErrors;
+  const q = health.quarantine;
   return (
     <div className="error-box" role="alert" data-testid="ingest-banner">
       {problems.unstored && (
@@ -53,8 +54,19 @@ export function IngestBannerView({ health, now }: { health: Health | null; now: 
           {e.lastMessage !== null &&
             e.lastAt !== null &&
             ` Last insert error at ${time(e.lastAt)} (${formatCount(e.count)} failed attempts): ${e.lastMessage}.`}{' '}
+          {health.walError !== null &&
+            ` The write-ahead log cannot seal ${plural(health.walError.spans, 'span', 'spans')} since ${time(health.walError.since)} (${health.walError.message}): make its directory writable again; they are sealed and inserted as soon as it is.`}{' '}
           They are safe on disk in <code>{health.walDir}</code> and are inserted, in order, once ClickHouse
           takes inserts again: check that it is up and has disk space (collector log, GET /healthz).
+        </p>
+      )}
+      {problems.quarantined && (
+        <p data-testid="ingest-banner-quarantined">
+          <strong>{plural(q.spans, 'span was', 'spans were')} set aside</strong>: ClickHouse refused{' '}
+          {q.spans === 1 ? 'it' : 'them'} on {q.spans === 1 ? 'its' : 'their'} own, and the rest of{' '}
+          {q.spans === 1 ? 'its batch' : 'their batches'} is stored.
+          {q.lastAt !== null && q.lastReason !== null && ` Last at ${time(q.lastAt)}: ${q.lastReason}.`} Kept
+          with the reason in <code>{q.file ?? `${health.walDir}/rejected`}</code>: fix the sender.
         </p>
       )}
       {problems.refused && (
@@ -108,6 +120,10 @@ export function IngestHealthView({ health }: { health: Health | null }) {
           <tr>
             <th>spooled, not yet stored</th>
             <td data-testid="ingest-pending">{formatCount(health.pending)}</td>
+          </tr>
+          <tr>
+            <th>set aside (refused by ClickHouse)</th>
+            <td data-testid="ingest-quarantined">{formatCount(health.quarantine.spans)}</td>
           </tr>
           <tr>
             <th>insert errors</th>

@@ -22,6 +22,8 @@ export interface IngestProblems {
   unstored: boolean;
   /** Requests or spans refused since the collector started. */
   refused: boolean;
+  /** Spans ClickHouse refused on their own, set aside while the rest of their batches landed. */
+  quarantined: boolean;
 }
 
 export function ingestProblems(h: IngestHealth, now: number): IngestProblems {
@@ -29,7 +31,8 @@ export function ingestProblems(h: IngestHealth, now: number): IngestProblems {
   const waiting = h.pending > 0 && since !== null;
   const failedSince = waiting && h.insertErrors.lastAt !== null && h.insertErrors.lastAt >= since;
   return {
-    unstored: waiting && (now - since >= STUCK_AFTER_MS || failedSince),
+    unstored: (waiting && (now - since >= STUCK_AFTER_MS || failedSince)) || h.walError !== null,
     refused: h.refused.requests > 0 || h.refused.spans > 0,
+    quarantined: h.quarantine.spans > 0,
   };
 }

@@ -35,6 +35,7 @@ const BY_TYPE: Record<string, ErrorClass> = {
   FUNCTION_THROW_IF_VALUE_IS_NON_ZERO: 'validation',
   DECIMAL_OVERFLOW: 'validation',
   UNKNOWN_ELEMENT_IN_ENUM: 'validation',
+  VIOLATED_CONSTRAINT: 'validation', // a row broke a table's CHECK constraint
   UNKNOWN_TABLE: 'permanent',
   UNKNOWN_DATABASE: 'permanent',
   UNKNOWN_IDENTIFIER: 'permanent',
@@ -154,6 +155,7 @@ const TYPE_BY_NUMBER: Record<string, string> = {
   '395': 'FUNCTION_THROW_IF_VALUE_IS_NON_ZERO',
   '407': 'DECIMAL_OVERFLOW',
   '425': 'SYSTEM_ERROR',
+  '469': 'VIOLATED_CONSTRAINT',
   '497': 'ACCESS_DENIED',
   '516': 'AUTHENTICATION_FAILED',
   '999': 'KEEPER_EXCEPTION',
