@@ -180,6 +180,16 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
     return true;
   }
 
+  function refuseGroup(): void {
+    if (group.rows === 0) return;
+    const g = group;
+    group = emptyGroup();
+    const error = new Error(
+      `the write-ahead log in ${o.spoolDir} cannot seal its segment (${walError ? insertErrorOf(walError.err, 0).message : 'unknown error'}); nothing new is accepted until it is writable`,
+    );
+    for (const w of g.waiters) w.reject(error);
+  }
+
   function walFailed(err: unknown): void {
     if (!walError) {
       console.error(
@@ -204,6 +214,8 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
         for (;;) {
           // Segments keep their order: a later one is not sealed ahead of one still unsealed.
           if (unsealed.length > 0 && !(await sealLeftovers())) {
+            // No new segment can be made either: refuse what waits rather than hold it unanswered.
+            refuseGroup();
             retrySoon();
             break;
           }
