@@ -180,6 +180,11 @@ export interface WriterStats {
    * span of a batch that failed for the store's sake (unreachable, full or read-only disk).
    */
   quarantined: number;
+  /**
+   * Batches ClickHouse refused whole for some of their rows (a value it cannot hold, a block over
+   * 100 partitions), inserted in parts instead; not insert errors, which are the store's.
+   */
+  splitBatches: number;
   /** The latest quarantine: how many spans, ClickHouse's reason, the file, and when; null if none. */
   lastQuarantine: { rows: number; reason: string; file: string; at: number } | null;
   /**

@@ -13,6 +13,11 @@ export interface ReceiverConfig {
   maxSpansPerRequest: number;
   maxAttributeValueLength: number;
   maxAnyValueDepth: number;
+  /**
+   * Bytes all requests together may hold while being read and decoded (body, inflated body and the
+   * decoded objects' estimate) → else they wait, then 429. One request larger than this runs alone.
+   */
+  maxDecodeBytes: number;
 }
 
 /** Options accepted by `startCollector` and the CLI; each falls back to its environment variable. */
@@ -27,6 +32,7 @@ export interface ReceiverOptions {
   maxSpansPerRequest?: number;
   maxAttributeValueLength?: number;
   maxAnyValueDepth?: number;
+  maxDecodeBytes?: number;
 }
 
 /** A setting that cannot work, with the variable or option to fix. */
@@ -45,6 +51,9 @@ export const RECEIVER_DEFAULTS = {
   maxSpansPerRequest: 10_000,
   maxAttributeValueLength: 64 * 1024,
   maxAnyValueDepth: 32,
+  // Keeps decoding within ~0.3 GiB (a lone maximal request reserves 16 + 64 + 64 × 3.5 MiB = 304 MiB);
+  // see README "Decode memory" for the RSS bound this gives.
+  maxDecodeBytes: 256 * 1024 * 1024,
 } as const;
 
 const INT_SETTINGS = [
@@ -54,6 +63,8 @@ const INT_SETTINGS = [
   ['maxSpansPerRequest', 'FAULTLINE_MAX_SPANS_PER_REQUEST', 1, 10_000_000],
   ['maxAttributeValueLength', 'FAULTLINE_MAX_ATTRIBUTE_VALUE_LENGTH', 1, 2 ** 29],
   ['maxAnyValueDepth', 'FAULTLINE_MAX_ANYVALUE_DEPTH', 1, 1_000],
+  // At least 1 MiB: below that even small exports would mostly run one at a time.
+  ['maxDecodeBytes', 'FAULTLINE_MAX_DECODE_BYTES', 1024 * 1024, 2 ** 40],
 ] as const;
 
 /** Resolves options over environment over defaults, and refuses unsafe or malformed settings. */

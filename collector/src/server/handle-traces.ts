@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverConfig } from '../config/receiver-config.js';
+import { decodedBytesEstimate } from '../otlp/decoded-size.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
 import { OtlpDecodeError } from '../otlp/otlp-decode-error.js';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../otlp/otlp-responses.js';
 import type { SpanWriter } from '../types.js';
 import { checkBearer } from './check-bearer.js';
+import { type DecodeBudget, DecodeBudgetError } from './decode-budget.js';
 import { BodyError, readBody } from './read-body.js';
 import type { ReceiverStats } from './receiver-stats.js';
 
@@ -18,6 +20,8 @@ export interface TracesHandlerDeps {
   config: ReceiverConfig;
   writer: SpanWriter;
   stats: ReceiverStats;
+  /** Bytes all requests may hold while being read and decoded; shared by the whole receiver. */
+  decodeBudget: DecodeBudget;
   /** True once shutdown began: new exports get 503 so clients retry elsewhere or later. */
   isClosing: () => boolean;
   /** Requests between the closing check and their write() call. */
@@ -85,14 +89,24 @@ export async function handleTraces(
 
   // Counted until write() is called, so shutdown knows when no more rows can arrive.
   deps.decoding.count++;
+  // Held from the first body byte until the rows are handed to the writer, which then bounds them.
+  const lease = deps.decodeBudget.lease();
   let decoded: ReturnType<typeof decodeTraces>;
   try {
-    const body = await readBody(req, config);
+    const holdFor = (n: number) => n + decodedBytesEstimate(n, encoding);
+    const body = await readBody(req, config, { lease, holdFor });
     decoded = decodeTraces(body, encoding, config);
     stats.bodiesDecoded++;
     stats.bytesDecoded += body.length;
   } catch (err) {
+    lease.release();
     deps.decoding.count--;
+    if (err instanceof DecodeBudgetError) {
+      // Whatever of the body is still coming is drained, so the 429 reaches the client.
+      req.resume();
+      fail(429, RpcCode.RESOURCE_EXHAUSTED, err.message, { 'retry-after': String(err.retryAfterSeconds) });
+      return;
+    }
     if (err instanceof BodyError || err instanceof OtlpDecodeError) {
       if (err instanceof BodyError && err.status === 413) res.setHeader('connection', 'close');
       fail(err.status, RpcCode.INVALID_ARGUMENT, err.message);
@@ -102,12 +116,17 @@ export async function handleTraces(
     fail(400, RpcCode.INVALID_ARGUMENT, `could not decode the request: ${(err as Error).message}`);
     return;
   }
+  const spanCount = decoded.rows.length;
   let written: Promise<void> | undefined;
   try {
-    if (decoded.rows.length > 0) written = deps.writer.write(decoded.rows);
+    if (spanCount > 0) written = deps.writer.write(decoded.rows);
   } catch (err) {
     written = Promise.reject(err);
   } finally {
+    // The writer has the rows now (serialized, within its own queue bounds): drop ours, so they do
+    // not stay alive until the acknowledgement uncounted by the budget.
+    decoded.rows = [];
+    lease.release();
     deps.decoding.count--;
   }
 
@@ -117,7 +136,7 @@ export async function handleTraces(
     try {
       await written;
     } catch (err) {
-      stats.spansRefusedSaturated += decoded.rows.length;
+      stats.spansRefusedSaturated += spanCount;
       const retryAfter = retryAfterOf(err);
       if (isSaturated(err)) {
         const message = `collector is saturated; retry after ${retryAfter}s`;

@@ -85,6 +85,12 @@ export function renderMetrics(receiver: ReceiverStats, writer: WriterStats): str
     writer.quarantined,
   );
   one(
+    'faultline_insert_batches_split_total',
+    'counter',
+    'Batches ClickHouse refused whole for some of their rows, inserted in parts so the rest landed.',
+    writer.splitBatches,
+  );
+  one(
     'faultline_wal_unsealed_spans',
     'gauge',
     'Acknowledged spans in a write-ahead segment that cannot be sealed (directory read-only or failing); retried until it heals.',

@@ -5,6 +5,7 @@ import { openStore } from '../store/index.js';
 import type { SpanWriter, Store, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
 import { checkBearer } from './check-bearer.js';
+import { DecodeBudget } from './decode-budget.js';
 import { handleTraces, type TracesHandlerDeps } from './handle-traces.js';
 import { type IngestHealth, ingestHealth, registerIngestHealth } from './ingest-health.js';
 import { ReceiverStats } from './receiver-stats.js';
@@ -63,6 +64,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     config,
     writer: activeWriter,
     stats,
+    decodeBudget: new DecodeBudget(config.maxDecodeBytes),
     isClosing: () => closing,
     decoding: { count: 0 },
   };

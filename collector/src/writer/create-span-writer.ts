@@ -78,8 +78,9 @@ function createInsertWriter(store: Store, o: ResolvedWriterOptions, lock: Direct
     spool,
     {
       insert,
-      onReplayed(segment, quarantined) {
+      onReplayed(segment, quarantined, split) {
         const stored = segment.rows - (quarantined?.rows ?? 0);
+        if (split) counters.splitBatches++;
         counters.replayed += stored;
         counters.inserted += stored;
         if (quarantined) lastQuarantine = noteQuarantine(counters, quarantined);

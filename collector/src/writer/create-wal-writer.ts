@@ -63,8 +63,9 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
     spool,
     {
       insert: createTimedInsert(store, o, latency),
-      onReplayed(segment, quarantined) {
+      onReplayed(segment, quarantined, split) {
         const stored = segment.rows - (quarantined?.rows ?? 0);
+        if (split) counters.splitBatches++;
         counters.replayed += stored;
         counters.inserted += stored;
         if (quarantined) lastQuarantine = noteQuarantine(counters, quarantined);

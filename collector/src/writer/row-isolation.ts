@@ -11,6 +11,12 @@ export interface RejectedRow {
 
 export type InsertBody = (body: Buffer, token: string) => Promise<void>;
 
+/** What insertIsolatingRows did: whether it had to split, and the rows refused on their own. */
+export interface IsolatedInsert {
+  split: boolean;
+  rejected: RejectedRow[];
+}
+
 /**
  * Inserts a JSONEachRow body under `token`; when ClickHouse refuses it for its rows (isRowError),
  * halves it and inserts each half under a token derived from the parent's, recursively, until
@@ -24,16 +30,16 @@ export async function insertIsolatingRows(
   insert: InsertBody,
   body: Buffer,
   token: string,
-): Promise<RejectedRow[]> {
+): Promise<IsolatedInsert> {
   try {
     await insert(body, token);
-    return [];
+    return { split: false, rejected: [] };
   } catch (err) {
     if (!isRowError(err)) throw err;
     const rejected: RejectedRow[] = [];
     // `_` never occurs in a base token (`fl-<uuid>`), so a derived token never equals another base.
     await split(insert, body, `${token}_`, err, rejected);
-    return rejected;
+    return { split: true, rejected };
   }
 }
 

@@ -4,8 +4,11 @@ import type { QuarantinedRows, Spool, SpoolSegment } from './spool.js';
 export interface ReplayerHooks {
   /** Inserts one spooled body (or a part of it) under a deduplication token. */
   insert(body: Buffer, token: string): Promise<void>;
-  /** The segment is stored; `quarantined` names the rows ClickHouse refused on their own, if any. */
-  onReplayed(segment: SpoolSegment, quarantined: QuarantinedRows | null): void;
+  /**
+   * The segment is stored; `split` when ClickHouse refused it whole for some of its rows, and
+   * `quarantined` names the rows it refused on their own, if any.
+   */
+  onReplayed(segment: SpoolSegment, quarantined: QuarantinedRows | null, split: boolean): void;
   onError(err: unknown, segment: SpoolSegment | undefined): void;
 }
 
@@ -99,11 +102,11 @@ export class SpoolReplayer {
           await this.spool.remove(segment);
           continue;
         }
-        const rejected = await insertIsolatingRows(this.hooks.insert, body, segment.token);
+        const { rejected, split } = await insertIsolatingRows(this.hooks.insert, body, segment.token);
         // Kept before the segment goes: a crash between the two re-splits under the same tokens.
         const quarantined = rejected.length > 0 ? await this.spool.quarantineRows(segment, rejected) : null;
         await this.spool.remove(segment);
-        this.hooks.onReplayed(segment, quarantined);
+        this.hooks.onReplayed(segment, quarantined, split);
         delay = this.options.retryDelayMs;
         continue;
       } catch (err) {

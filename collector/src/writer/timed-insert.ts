@@ -13,10 +13,11 @@ export interface WriterCounters {
   inserted: number;
   insertErrors: number;
   quarantined: number;
+  splitBatches: number;
 }
 
 export function newWriterCounters(): WriterCounters {
-  return { accepted: 0, rejected: 0, spooled: 0, replayed: 0, inserted: 0, insertErrors: 0, quarantined: 0 };
+  return { accepted: 0, rejected: 0, spooled: 0, replayed: 0, inserted: 0, insertErrors: 0, quarantined: 0, splitBatches: 0 };
 }
 
 /** The last failed insert as stats report it: its text (bounded) and when. */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store, TraceRow } from '../../src/types.js';
 import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
+import { insertIsolatingRows } from '../../src/writer/row-isolation.js';
 import { dateTime64, makeFailureRow, makeRow } from '../schema/trace-row-fixture.js';
 
 // A segment replayed after a crash between its INSERT and its deletion arrives again under its
@@ -90,5 +91,40 @@ describe('a replayed segment', () => {
     });
     await insertBatch(store.client, body, { token: 'fl-replay-1' });
     expect(await counts()).toEqual(once);
+  });
+
+  it('split around a row ClickHouse refuses is counted once in every table, replayed after a crash mid-split too', async () => {
+    // The same four spans (fresh ids, a second request id) with one unparseable row between them.
+    const lines = serializeRows(
+      ROWS.map((r, i) => ({
+        ...r,
+        SpanId: `e${String(i).padStart(15, '0')}`,
+        SpanAttributes: { ...r.SpanAttributes, 'faultline.correlation_id': 'req-split' },
+      })),
+    ).split('\n');
+    const bad = '{"Timestamp":"not a time","ServiceName":"poison"}';
+    const body = Buffer.from([lines[0], lines[1], bad, lines[2], lines[3], ''].join('\n'));
+    const before = await counts();
+    const insert = (b: Buffer, token: string) => insertBatch(store.client, b, { token });
+    // A crash after the first half landed: only that half is in.
+    let calls = 0;
+    const crashing = async (b: Buffer, token: string) => {
+      if (++calls === 3) throw new Error('process killed');
+      await insert(b, token);
+    };
+    await expect(insertIsolatingRows(crashing, body, 'fl-split-1')).rejects.toThrow('process killed');
+    const first = await insertIsolatingRows(insert, body, 'fl-split-1');
+    const again = await insertIsolatingRows(insert, body, 'fl-split-1');
+    for (const r of [first, again]) {
+      expect(r.split).toBe(true);
+      expect(r.rejected.map((x) => [x.line.toString(), x.reason.includes('CANNOT_PARSE_DATETIME')])).toEqual([
+        [bad, true],
+      ]);
+    }
+    const after = await counts();
+    // What the same four spans added in the first case, once, despite the crash and the replay.
+    expect(Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]))).toEqual(
+      before,
+    );
   });
 });
