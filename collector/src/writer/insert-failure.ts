@@ -17,8 +17,19 @@ export function isRowError(err: unknown): boolean {
 
 const SYNTAX_ERROR = '62';
 
-/** The error's text, bounded: what a quarantined row keeps as its reason. */
+/**
+ * The error's text, bounded, as a quarantined row keeps it: led by ClickHouse's number and type
+ * ("Code: 41 (CANNOT_PARSE_DATETIME). …"), which chDB's text carries and a server's, once parsed
+ * by @clickhouse/client, does not.
+ */
 export function failureReason(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
+  let text = err instanceof Error ? err.message : String(err);
+  if (!/^Code: \d+/.test(text)) {
+    const envelope = classifyError(err, { system: 'clickhouse' });
+    const type = (envelope.raw as { type?: unknown } | null)?.type;
+    if (/^\d+$/.test(envelope.code))
+      text = `Code: ${envelope.code}${typeof type === 'string' ? ` (${type})` : ''}. ${text}`;
+  }
+  text = text.trim();
   return text.length > 1_000 ? `${text.slice(0, 1_000)}…` : text;
 }
