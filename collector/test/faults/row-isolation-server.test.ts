@@ -67,7 +67,7 @@ describe('row isolation against a ClickHouse server', () => {
     const [file] = readdirSync(join(spoolDir, 'rejected'));
     const kept = JSON.parse(readFileSync(join(spoolDir, 'rejected', file!), 'utf8'));
     expect(kept).toEqual({
-      reason: expect.stringMatching(/^Code: 41 (CANNOT_PARSE_DATETIME)\. Cannot read DateTime/),
+      reason: expect.stringMatching(/^Code: 41 \(CANNOT_PARSE_DATETIME\)\. Cannot read DateTime/),
       row: JSON.parse(bad),
     });
   }, 60_000);
