@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverConfig } from '../config/receiver-config.js';
-import { decodedBytesEstimate } from '../otlp/decoded-size.js';
 import { decodeTraces } from '../otlp/decode-traces.js';
+import { decodedBytesEstimate } from '../otlp/decoded-size.js';
 import { OtlpDecodeError } from '../otlp/otlp-decode-error.js';
 import {
   CONTENT_TYPES,

@@ -37,7 +37,11 @@ export interface BodyBudget {
  * memory, never its expanded size. Rejects with BodyError, or DecodeBudgetError when the budget
  * stays full.
  */
-export async function readBody(req: IncomingMessage, limits: BodyLimits, budget: BodyBudget): Promise<Buffer> {
+export async function readBody(
+  req: IncomingMessage,
+  limits: BodyLimits,
+  budget: BodyBudget,
+): Promise<Buffer> {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding !== 'gzip' && encoding !== 'identity' && encoding !== '') {
     throw new BodyError(415, `Content-Encoding "${encoding}" is not supported; send gzip or identity`);
@@ -105,7 +109,8 @@ const INFLATE_CHUNK = 128 * 1024;
  * inflater paused while it waits; one that declares more than it holds only over-reserves.
  */
 function inflate(raw: Buffer, max: number, { lease, holdFor }: BodyBudget): Promise<Buffer> {
-  const declared = raw.length >= 18 && raw[0] === 0x1f && raw[1] === 0x8b ? raw.readUInt32LE(raw.length - 4) : 0;
+  const declared =
+    raw.length >= 18 && raw[0] === 0x1f && raw[1] === 0x8b ? raw.readUInt32LE(raw.length - 4) : 0;
   const expected = Math.min(declared, max);
   return Promise.resolve(lease.reserve(holdFor(expected))).then(
     () =>

@@ -16,6 +16,7 @@ describe('resolveReceiverConfig', () => {
       maxSpansPerRequest: 10_000,
       maxAttributeValueLength: 65_536,
       maxAnyValueDepth: 32,
+      maxDecodeBytes: 256 * 1024 * 1024,
     });
   });
 
