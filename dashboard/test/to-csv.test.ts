@@ -12,4 +12,35 @@ describe('toCsv', () => {
     );
     expect(csv).toBe('a,b,c\r\n"x,y","say ""hi""","[""p"",""q""]"\r\n1,,');
   });
+
+  it('neutralises cells a spreadsheet would run as formulas, and leaves numbers alone', () => {
+    const csv = toCsv(
+      ['v'],
+      [
+        { v: '=HYPERLINK("http://evil.example","x")' },
+        { v: '+1+cmd|calc' },
+        { v: '-2+3' },
+        { v: '@SUM(A1)' },
+        { v: '\t=1' },
+        { v: '\r=1' },
+        { v: -5 },
+        { v: '-5' },
+        { v: '-1.5e3' },
+        { v: 'a=b' },
+      ],
+    );
+    expect(csv.split('\r\n')).toEqual([
+      'v',
+      `"'=HYPERLINK(""http://evil.example"",""x"")"`,
+      "'+1+cmd|calc",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'\t=1",
+      `"'\r=1"`,
+      '-5',
+      '-5',
+      '-1.5e3',
+      'a=b',
+    ]);
+  });
 });
