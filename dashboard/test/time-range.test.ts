@@ -33,6 +33,22 @@ describe('parseTimeRange', () => {
     );
   });
 
+  it('refuses ranges the store cannot hold or a page cannot answer quickly, saying the bound', () => {
+    expect(() => parseTimeRange({ from: '1970-01-01' }, NOW)).toThrow(/"from" must be in 2000 or later/);
+    expect(() => parseTimeRange({ from: '1900-01-01', to: '2026-01-01' }, NOW)).toThrow(/2000 or later/);
+    expect(() => parseTimeRange({ from: '2026-01-01', to: '9999-01-01' }, NOW)).toThrow(
+      /"to" must be at most a day from now/,
+    );
+    expect(() => parseTimeRange({ from: '2024-01-01', to: '2026-01-31' }, NOW)).toThrow(
+      /at most 400 days; narrow "from"\/"to" \(got 761 days\)/,
+    );
+    expect(() => parseTimeRange({ from: `2026-01-01${'0'.repeat(100)}` }, NOW)).toThrow(/is not a time/);
+    // The widest range accepted, ending now.
+    expect(parseTimeRange({ from: '2025-01-27T10:00' }, NOW).fromS).toBe(
+      Date.parse('2025-01-27T10:00Z') / 1000,
+    );
+  });
+
   it('picks buckets for about a hundred points', () => {
     expect(bucketFor(3600)).toBe(60);
     expect(bucketFor(24 * 3600)).toBe(900);

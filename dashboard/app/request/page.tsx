@@ -15,7 +15,7 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
   if (id !== '' && !REQUEST_ID_RE.test(id)) {
     body = (
       <ParamError
-        message={`"${id.slice(0, 80)}" is not an id: correlation and trace ids are letters, digits and . _ - : @ / (at most 200).`}
+        message={`"${id.slice(0, 80)}" is not an id: a correlation or trace id has at most 1024 characters and no control characters.`}
       />
     );
   } else if (id !== '') {

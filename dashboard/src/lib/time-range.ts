@@ -39,13 +39,39 @@ function parseInstant(name: string, value: string): number {
   const trimmed = value.trim();
   if (/^\d{9,11}$/.test(trimmed)) return Number(trimmed);
   const iso = /[zZ]|[+-]\d\d:?\d\d$/.test(trimmed) ? trimmed : `${trimmed}Z`;
-  const ms = Date.parse(iso);
+  const ms = trimmed.length > 64 ? Number.NaN : Date.parse(iso);
   if (Number.isNaN(ms)) {
     throw new RangeError(
       `"${name}=${value}" is not a time: use ISO 8601 like 2026-01-31T09:30 (UTC) or unix seconds.`,
     );
   }
   return Math.floor(ms / 1000);
+}
+
+/**
+ * The widest custom range a page answers: the rollups hold minutes, the charts about 120 buckets,
+ * and the store's retention is counted in days, so decades of range only mean a slow page.
+ */
+export const MAX_RANGE_DAYS = 400;
+/** The collector refuses spans that start before 2000 (span-times.ts), so nothing earlier exists. */
+const EARLIEST_S = Date.UTC(2000, 0, 1) / 1000;
+/** Nor spans more than a day ahead of its clock. */
+const LATEST_AHEAD_S = 24 * 3600;
+
+function checkBounds(fromS: number, toS: number, nowS: number): void {
+  if (fromS < EARLIEST_S) {
+    throw new RangeError(
+      `"from" must be in 2000 or later (nothing older is stored), got ${new Date(fromS * 1000).toISOString()}.`,
+    );
+  }
+  if (toS > nowS + LATEST_AHEAD_S) {
+    throw new RangeError(`"to" must be at most a day from now, got ${new Date(toS * 1000).toISOString()}.`);
+  }
+  if (toS - fromS > MAX_RANGE_DAYS * 86400) {
+    throw new RangeError(
+      `a custom range spans at most ${MAX_RANGE_DAYS} days; narrow "from"/"to" (got ${Math.round((toS - fromS) / 86400)} days).`,
+    );
+  }
 }
 
 /** Reads `range`, or `from` and `to`, from the URL; throws RangeError with a fix-it message. */
@@ -61,6 +87,7 @@ export function parseTimeRange(
     if (toS <= fromS) {
       throw new RangeError(`"from" must be before "to" (got ${input.from} → ${input.to ?? 'now'}).`);
     }
+    checkBounds(fromS, toS, nowS);
     return alignToMinutes(fromS, toS, null);
   }
   const preset = input.range ?? DEFAULT_PRESET;

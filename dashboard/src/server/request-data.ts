@@ -27,7 +27,11 @@ export interface RequestSpan {
   raw: string;
 }
 
-export const REQUEST_ID_RE = /^[\w.:@/-]{1,200}$/;
+/**
+ * Any id a span can carry (it is span data, so it may hold markup or quotes, and is only ever a
+ * query parameter and escaped text here), bounded, without control characters.
+ */
+export const REQUEST_ID_RE = /^[^\p{Cc}]{1,1024}$/u;
 
 export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
   const rows = await panelQuery('request_spans', { id });
