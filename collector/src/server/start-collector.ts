@@ -1,6 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ReceiverOptions, resolveReceiverConfig } from '../config/receiver-config.js';
+import {
+  isLoopback,
+  type ReceiverConfig,
+  type ReceiverOptions,
+  resolveReceiverConfig,
+} from '../config/receiver-config.js';
 import { openStore } from '../store/index.js';
 import type { SpanWriter, Store, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
@@ -96,6 +101,15 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     }
     if (path === '/healthz') return health(req, res);
     if (path === '/metrics') {
+      if (!metricsAllowed(config, req.headers.authorization)) {
+        return sendProblem(
+          res,
+          401,
+          'Unauthorized',
+          'beyond loopback /metrics needs Authorization: Bearer <FAULTLINE_INGEST_TOKEN>',
+          { 'www-authenticate': 'Bearer' },
+        );
+      }
       const body = renderMetrics(stats, activeWriter.stats());
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
       res.end(body);
@@ -211,6 +225,16 @@ function withheldWithoutToken(h: IngestHealth, token: string | undefined, author
     quarantine: { ...h.quarantine, lastReason: hide(h.quarantine.lastReason), file: hide(h.quarantine.file) },
     walError: h.walError && { ...h.walError, message: hidden },
   };
+}
+
+/**
+ * /metrics: open on loopback (a Prometheus on the same host). Beyond it the counts describe the
+ * deployment, so they take the ingest token, like /v1/traces. With no token the receiver only
+ * listens beyond loopback under FAULTLINE_ALLOW_INSECURE_BIND=1, which opens /metrics as well.
+ */
+function metricsAllowed(config: ReceiverConfig, authorization: string | undefined): boolean {
+  if (isLoopback(config.host) || config.token === undefined) return true;
+  return checkBearer(authorization, config.token);
 }
 
 /** How long idle-but-open connections may linger at shutdown before they are cut. */
