@@ -1,5 +1,6 @@
 import type { TraceRow } from '../types.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
+import { SpanIndex } from './span-index.js';
 
 /** Per-request bounds the decoders enforce (see README "Receiver" for the defaults). */
 export interface DecodeLimits {
@@ -13,8 +14,13 @@ export interface DecodeLimits {
 
 export interface DecodeResult {
   rows: TraceRow[];
-  /** Spans refused individually (invalid ids, impossible times), reported in `partial_success`. */
+  /**
+   * Spans refused individually (invalid ids, impossible times) plus repeats dropped, reported in
+   * `partial_success`.
+   */
   rejectedSpans: number;
+  /** Of `rejectedSpans`, the repeats of a traceId + spanId already in this export. */
+  duplicateSpans: number;
   /** Why the first span was refused, or a warning about truncation; '' when nothing to say. */
   message: string;
   /** Attribute values cut to `maxAttributeValueLength`. */
@@ -29,8 +35,12 @@ export class DecodeContext {
   readonly rows: TraceRow[] = [];
   rejectedSpans = 0;
   truncatedValues = 0;
+  duplicateSpans = 0;
   private spans = 0;
   private firstRejection = '';
+  private firstDuplicate = '';
+  /** Where each span's row is, to keep one row per span. */
+  private readonly spanIndex = new SpanIndex(this.rows);
 
   constructor(limits: DecodeLimits) {
     this.limits = limits;
@@ -65,19 +75,43 @@ export class DecodeContext {
     if (this.rejectedSpans++ === 0) this.firstRejection = reason;
   }
 
+  /**
+   * Adds a decoded span's row, one per span: a traceId + spanId already in this export is a repeat
+   * (an SDK or proxy that re-sent a batch into the same request, or a span exported twice), which
+   * would otherwise be stored and counted twice. The last occurrence is kept, in the place of the
+   * first: as with a repeated attribute key (and a repeated field in protobuf), the later report of
+   * the same thing is taken as the newer one. The repeats are reported as rejected.
+   */
+  addRow(row: TraceRow): void {
+    const at = this.spanIndex.claim(row.TraceId, row.SpanId, this.rows.length);
+    if (at < 0) {
+      this.rows.push(row);
+      return;
+    }
+    this.rows[at] = row;
+    if (this.duplicateSpans++ === 0) this.firstDuplicate = `trace_id ${row.TraceId} span_id ${row.SpanId}`;
+  }
+
   result(): DecodeResult {
-    let message = '';
-    if (this.rejectedSpans > 0) message = `${this.rejectedSpans} span(s) rejected: ${this.firstRejection}`;
+    const notes: string[] = [];
+    if (this.rejectedSpans > 0) notes.push(`${this.rejectedSpans} span(s) rejected: ${this.firstRejection}`);
+    if (this.duplicateSpans > 0) {
+      notes.push(
+        `${this.duplicateSpans} duplicate span(s) dropped: the same trace_id and span_id appeared more ` +
+          `than once in this export (first: ${this.firstDuplicate}); the last occurrence of each was kept`,
+      );
+    }
     if (this.truncatedValues > 0) {
-      const note =
+      notes.push(
         `${this.truncatedValues} attribute value(s) truncated to ` +
-        `${this.limits.maxAttributeValueLength} characters`;
-      message = message ? `${message}; ${note}` : note;
+          `${this.limits.maxAttributeValueLength} characters`,
+      );
     }
     return {
       rows: this.rows,
-      rejectedSpans: this.rejectedSpans,
-      message,
+      rejectedSpans: this.rejectedSpans + this.duplicateSpans,
+      duplicateSpans: this.duplicateSpans,
+      message: notes.join('; '),
       truncatedValues: this.truncatedValues,
     };
   }

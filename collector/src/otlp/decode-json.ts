@@ -83,7 +83,7 @@ function decodeResourceSpans(rs: Json, path: string, ctx: DecodeContext): void {
       row.ResourceAttributes = resourceAttributes;
       row.ScopeName = scopeName;
       row.ScopeVersion = scopeVersion;
-      ctx.rows.push(row);
+      ctx.addRow(row);
     }
   }
 }

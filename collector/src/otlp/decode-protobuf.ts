@@ -283,7 +283,7 @@ function decodeSpan(r: ProtoReader, ctx: DecodeContext, resource: ResourceInfo, 
     'Links.TraceState': linkStates,
     'Links.Attributes': linkAttributes,
   };
-  ctx.rows.push(row);
+  ctx.addRow(row);
 }
 
 const ZERO_TIME: UnixNanos = { sec: 0, ns: 0 };
