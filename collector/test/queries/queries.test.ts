@@ -215,6 +215,40 @@ describe('incident-review queries (sql/queries/*.sql) on real data', () => {
     expect(byTrace.rows[0]).toMatchObject({ kind: 'Server', class: '', attempt: 1 });
   });
 
+  it("span_detail returns one span's texts uncut, found by trace and span id", async () => {
+    const long = `${'x'.repeat(70_000)} end`;
+    await insertBatch(
+      store.client,
+      serializeRows([
+        makeFailureRow(
+          { class: 'permanent', source: 'http', code: '500', message: long, correlation_id: 'req-detail' },
+          // Outside the window the other cases count.
+          {
+            TraceId: 'trace-detail',
+            SpanId: 'span-detail',
+            ServiceName: 'detail',
+            Timestamp: dateTime64(Date.UTC(2026, 9, 1)),
+          },
+        ),
+      ]),
+    );
+    const { rows } = await store.runNamed<Record<string, unknown>>('span_detail', {
+      trace_id: 'trace-detail',
+      span_id: 'span-detail',
+    });
+    expect(rows).toHaveLength(1);
+    expect([
+      rows[0]!.service,
+      (rows[0]!.message as string).length,
+      (rows[0]!.message as string).slice(-4),
+    ]).toEqual(['detail', 70_004, ' end']);
+    expect(await store.runNamed('span_detail', { trace_id: 'trace-detail', span_id: 'other' })).toMatchObject(
+      {
+        rows: [],
+      },
+    );
+  });
+
   it('retry_storms reports minutes with retries', async () => {
     const { rows } = await store.runNamed<Record<string, unknown>>('retry_storms', {
       ...window,
@@ -275,6 +309,7 @@ describe('incident-review queries (sql/queries/*.sql) on real data', () => {
       'request_timeline',
       'retry_storms',
       'slowest_failures',
+      'span_detail',
       'top_failure_classes',
     ]);
     for (const q of mine) expect(q.description.length).toBeGreaterThan(20);

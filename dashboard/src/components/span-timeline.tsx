@@ -1,6 +1,6 @@
 import { classStyle } from '../lib/failure-classes';
 import { formatDurationNs } from '../lib/format';
-import type { RequestSpan } from '../server/request-data';
+import { REQUEST_MAX_SPANS, type RequestSpan, SHOWN_TEXT_CHARS } from '../server/request-data';
 import { ClassBadge } from './class-badge';
 
 function prettyRaw(raw: string): string {
@@ -11,8 +11,28 @@ function prettyRaw(raw: string): string {
   }
 }
 
+/** The SQL console with the span_detail query for one span: its texts uncut. */
+function fullValueHref(s: RequestSpan): string {
+  const q = new URLSearchParams({ query: 'span_detail', 'p.trace_id': s.traceId, 'p.span_id': s.spanId });
+  return `/sql?${q.toString()}`;
+}
+
+/** Says a text was cut, with its full length and where the whole of it is. */
+function CutNote({ span, length }: { span: RequestSpan; length: number }) {
+  if (length <= SHOWN_TEXT_CHARS) return null;
+  return (
+    <span className="muted" data-testid="cut-note">
+      {' '}
+      … ({SHOWN_TEXT_CHARS.toLocaleString('en-US')} of {length.toLocaleString('en-US')} characters shown;{' '}
+      <a href={fullValueHref(span)}>full value</a>)
+    </span>
+  );
+}
+
 /** Every span of one request on one time axis; failed spans carry their envelope and raw detail. */
-export function SpanTimeline({ spans }: { spans: RequestSpan[] }) {
+export function SpanTimeline({ spans: all }: { spans: RequestSpan[] }) {
+  // A page stays bounded whatever one request holds: the first REQUEST_MAX_SPANS, and a note.
+  const spans = all.slice(0, REQUEST_MAX_SPANS);
   const start = Math.min(...spans.map((s) => s.startNs));
   const end = Math.max(...spans.map((s) => s.startNs + s.durationNs));
   const total = Math.max(1, end - start);
@@ -21,6 +41,13 @@ export function SpanTimeline({ spans }: { spans: RequestSpan[] }) {
       <p className="muted">
         {spans.length} spans across {new Set(spans.map((s) => s.service)).size} services over{' '}
         {formatDurationNs(end - start)}
+        {all.length > REQUEST_MAX_SPANS && (
+          <span data-testid="spans-capped">
+            {' '}
+            — more than {REQUEST_MAX_SPANS} spans: the first {REQUEST_MAX_SPANS} are shown (all of them: the
+            request_timeline query in the SQL console)
+          </span>
+        )}
       </p>
       {spans.map((s) => {
         const left = ((s.startNs - start) / total) * 100;
@@ -57,11 +84,15 @@ export function SpanTimeline({ spans }: { spans: RequestSpan[] }) {
                 <summary>
                   <ClassBadge value={s.envelope.class} /> {s.envelope.source} <code>{s.envelope.code}</code>{' '}
                   {s.envelope.message}
+                  <CutNote span={s} length={s.messageLength} />
                 </summary>
                 <pre>{JSON.stringify(s.envelope, null, 2)}</pre>
                 {s.raw ? (
                   <>
-                    <p className="muted">raw (redacted by the preload)</p>
+                    <p className="muted">
+                      raw (redacted before storage)
+                      <CutNote span={s} length={s.rawLength} />
+                    </p>
                     <pre>{prettyRaw(s.raw)}</pre>
                   </>
                 ) : null}

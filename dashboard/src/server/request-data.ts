@@ -23,9 +23,17 @@ export interface RequestSpan {
   } | null;
   attempt: number;
   misroutedRetry: boolean;
-  /** Redacted and size-capped by the preload before it left the service. */
+  /** Redacted and size-capped (by the preload, or by the collector for spans that carry their own). */
   raw: string;
+  /** Full lengths of `envelope.message` and `raw` in characters: more than shown when cut. */
+  messageLength: number;
+  rawLength: number;
 }
+
+/** Spans one page shows; request_spans.sql returns one more so the page can say there are more. */
+export const REQUEST_MAX_SPANS = 500;
+/** Characters of a text shown (request_spans.sql cuts at the same length). */
+export const SHOWN_TEXT_CHARS = 2000;
 
 /**
  * Any id a span can carry (it is span data, so it may hold markup or quotes, and is only ever a
@@ -64,6 +72,8 @@ export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
       attempt: Math.max(1, num(r.attempt)),
       misroutedRetry: str(r.misrouted_retry) === 'true',
       raw: str(r.raw),
+      messageLength: num(r.message_length),
+      rawLength: num(r.raw_length),
     };
   });
 }

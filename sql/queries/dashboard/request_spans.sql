@@ -1,5 +1,5 @@
 -- name: request_spans
--- description: Every span of one request across services, found by correlation id or trace id (oldest first), with its envelope attributes and redacted raw detail. The request's time window comes first from the workflows_rollup and otel_traces_trace_id_ts lookups (both sorted by id), so only that window of otel_traces is read.
+-- description: Every span of one request across services, found by correlation id or trace id (oldest first, at most 501: a page shows 500 and says there are more), with its envelope attributes and redacted raw detail; long texts cut to 2,000 characters with their full length beside (the full value: SELECT the attribute by span_id). The request's time window comes first from the workflows_rollup and otel_traces_trace_id_ts lookups (both sorted by id), so only that window of otel_traces is read.
 WITH
   (SELECT (min(started_at), max(ended_ns)) FROM workflows_rollup WHERE workflow_key = cityHash64({id:String}) AND correlation_id = {id:String}) AS by_correlation,
   (SELECT (min(Start), max(End)) FROM otel_traces_trace_id_ts WHERE TraceId = {id:String}) AS by_trace,
@@ -18,27 +18,29 @@ WITH
 SELECT
   toUnixTimestamp64Nano(Timestamp) AS start_ns,
   Duration AS duration_ns,
-  ServiceName AS service,
-  SpanName AS span,
+  substringUTF8(ServiceName, 1, 200) AS service,
+  substringUTF8(SpanName, 1, 500) AS span,
   SpanKind AS kind,
   TraceId AS trace_id,
   SpanId AS span_id,
   ParentSpanId AS parent_span_id,
   StatusCode AS status,
-  StatusMessage AS status_message,
-  SpanAttributes['faultline.correlation_id'] AS correlation_id,
+  substringUTF8(StatusMessage, 1, 2000) AS status_message,
+  substringUTF8(SpanAttributes['faultline.correlation_id'], 1, 1024) AS correlation_id,
   SpanAttributes['faultline.class'] AS class,
   SpanAttributes['faultline.source'] AS source,
-  SpanAttributes['faultline.code'] AS code,
-  SpanAttributes['faultline.message'] AS message,
+  substringUTF8(SpanAttributes['faultline.code'], 1, 200) AS code,
+  substringUTF8(SpanAttributes['faultline.message'], 1, 2000) AS message,
+  lengthUTF8(SpanAttributes['faultline.message']) AS message_length,
   SpanAttributes['faultline.retryable'] AS retryable,
   SpanAttributes['faultline.retry_after'] AS retry_after,
   SpanAttributes['faultline.attempt'] AS attempt,
   SpanAttributes['faultline.misrouted_retry'] AS misrouted_retry,
-  SpanAttributes['faultline.raw'] AS raw
+  substringUTF8(SpanAttributes['faultline.raw'], 1, 2000) AS raw,
+  lengthUTF8(SpanAttributes['faultline.raw']) AS raw_length
 FROM otel_traces
 WHERE Timestamp >= fromUnixTimestamp64Nano(window_start_ns)
   AND Timestamp <= fromUnixTimestamp64Nano(window_end_ns)
   AND (TraceId = {id:String} OR SpanAttributes['faultline.correlation_id'] = {id:String})
 ORDER BY Timestamp
-LIMIT 2000
+LIMIT 501
