@@ -9,7 +9,8 @@ SELECT
   countIf(retryable) AS retryable_failures,
   toUnixTimestamp(max(Timestamp)) AS last_seen,
   argMax(SpanName, Timestamp) AS span,
-  argMax(message, Timestamp) AS example_message
+  -- Cut for the page: a hostile span can carry a 64 Ki-character message (failures_by_class has it whole).
+  substringUTF8(argMax(message, Timestamp), 1, 500) AS example_message
 FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})
