@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatDurationNs, formatTimeUtc } from '../lib/format';
+import { visibleText } from '../lib/visible-text';
 import { loadRecentWorkflows } from '../server/workflow-data';
 
 /** Newest workflows with steps and outcome; each links to its request view. */
@@ -33,7 +34,7 @@ export async function DBRecentWorkflows({
           <tr key={w.correlationId}>
             <td>
               <Link href={`/request?id=${encodeURIComponent(w.correlationId)}`}>
-                <code>{w.correlationId}</code>
+                <code>{visibleText(w.correlationId)}</code>
               </Link>
             </td>
             <td className="nowrap">{formatTimeUtc(w.started)}</td>

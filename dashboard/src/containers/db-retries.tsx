@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatDurationNs, formatPercent, formatTimeUtc } from '../lib/format';
+import { visibleText } from '../lib/visible-text';
 import { loadMisrouted, loadRetriesByClass, loadRetrySummary, MISROUTED_LIMIT } from '../server/retry-data';
 import { sqlConsoleHref } from '../server/sql-links';
 
@@ -112,7 +113,7 @@ export async function DBMisroutedRetries({ params }: { params: DashboardParams }
                 <td className="nowrap">{formatTimeUtc(r.lastSeen)}</td>
                 <td>
                   <Link href={`/request?id=${encodeURIComponent(r.exampleCorrelationId)}`}>
-                    <code>{r.exampleCorrelationId}</code>
+                    <code>{visibleText(r.exampleCorrelationId)}</code>
                   </Link>
                 </td>
               </tr>

@@ -1,4 +1,4 @@
-import { num, panelQuery, str } from './run-panel-query';
+import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export interface RequestSpan {
   startNs: number;
@@ -52,9 +52,9 @@ export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
       service: str(r.service),
       span: str(r.span),
       kind: str(r.kind),
-      traceId: str(r.trace_id),
-      spanId: str(r.span_id),
-      parentSpanId: str(r.parent_span_id),
+      traceId: idStr(r.trace_id),
+      spanId: idStr(r.span_id),
+      parentSpanId: idStr(r.parent_span_id),
       status: str(r.status),
       statusMessage: str(r.status_message),
       correlationId: str(r.correlation_id),

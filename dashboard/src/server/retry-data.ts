@@ -1,5 +1,5 @@
 import { type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
-import { num, panelQuery, str } from './run-panel-query';
+import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export interface RetrySummary {
   calls: number;
@@ -63,6 +63,6 @@ export async function loadMisrouted(p: DashboardParams): Promise<MisroutedRow[]>
     wastedCalls: num(r.wasted_calls),
     wastedNs: num(r.wasted_ns),
     lastSeen: num(r.last_seen),
-    exampleCorrelationId: str(r.example_correlation_id),
+    exampleCorrelationId: idStr(r.example_correlation_id),
   }));
 }

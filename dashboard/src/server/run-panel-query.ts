@@ -1,4 +1,5 @@
 import { cache } from 'react';
+import { visibleText } from '../lib/visible-text';
 import { getStore } from './store';
 
 /**
@@ -35,6 +36,12 @@ export function num(value: unknown): number {
   return 0;
 }
 
+/** A text column for display: span data, so invisible and reordering characters made visible. */
 export function str(value: unknown): string {
+  return visibleText(idStr(value));
+}
+
+/** A text column used as an id (a link's target, a lookup key): kept exactly as stored. */
+export function idStr(value: unknown): string {
   return typeof value === 'string' ? value : value == null ? '' : String(value);
 }

@@ -1,5 +1,5 @@
 import type { DashboardParams } from '../lib/dashboard-params';
-import { num, panelQuery, str } from './run-panel-query';
+import { idStr, num, panelQuery, str } from './run-panel-query';
 
 function base(p: DashboardParams) {
   return { from: p.range.fromS, to: p.range.toS, service: p.service };
@@ -79,7 +79,7 @@ export async function loadRecentWorkflows(
 ): Promise<WorkflowRow[]> {
   const rows = await panelQuery('workflows_recent', { ...base(p), failed_only: failedOnly, limit });
   return rows.map((r) => ({
-    correlationId: str(r.correlation_id),
+    correlationId: idStr(r.correlation_id),
     started: num(r.started),
     durationNs: num(r.duration_ns),
     services: Array.isArray(r.services) ? r.services.map(str) : [],
