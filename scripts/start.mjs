@@ -6,7 +6,10 @@
 //
 //   npm start [-- --port 3000 --otlp-port 4318 --host 127.0.0.1 --only collector|dashboard]
 //   env: PORT / FAULTLINE_DASHBOARD_PORT, FAULTLINE_OTLP_PORT, FAULTLINE_DASHBOARD_HOST,
-//        FAULTLINE_DATA_DIR or FAULTLINE_CLICKHOUSE_URL (see collector), FAULTLINE_SLO_TARGET.
+//        FAULTLINE_DATA_DIR or FAULTLINE_CLICKHOUSE_URL (see collector), FAULTLINE_SLO_TARGET,
+//        FAULTLINE_DASHBOARD_TOKEN / _USERS_FILE / _TRUSTED_PROXIES / _PUBLIC_URL / _ALLOWED_HOSTS.
+// Every dashboard request passes the gate in dashboard/src/server/auth/ before Next sees it
+// (Host, Origin, body type, sign-in); beyond loopback the dashboard will not start without an auth mode.
 // Port 0 picks a free port; the chosen URLs are printed as `faultline: dashboard <url>` and
 // `faultline: otlp <url>` lines (tests read them).
 import { createServer } from 'node:http';
@@ -28,7 +31,16 @@ Options:
                           (FAULTLINE_CLICKHOUSE_URL; _USER, _PASSWORD, _DATABASE from the environment)
   --only <part>           run only the collector or only the dashboard. Needs a ClickHouse server:
                           an embedded data directory (FAULTLINE_DATA_DIR) opens in one process only.
+  --hash-password         read a password from stdin, print its scrypt hash for
+                          FAULTLINE_DASHBOARD_USERS_FILE (a line: name:<hash>) and exit
   -h, --help              show this help
+
+Dashboard authentication (required when --host is not loopback; see README "Authentication"):
+  FAULTLINE_DASHBOARD_TOKEN           shared access token (16+ characters): sign in at /login
+  FAULTLINE_DASHBOARD_USERS_FILE      name:scrypt$… lines (see --hash-password): sign in at /login
+  FAULTLINE_DASHBOARD_TRUSTED_PROXIES addresses/CIDRs of an authenticating proxy sending X-Forwarded-User
+  FAULTLINE_DASHBOARD_PUBLIC_URL      the URL people open (its origin and host are accepted)
+  FAULTLINE_DASHBOARD_ALLOWED_HOSTS   further host names the dashboard answers to
 `;
 
 function fail(message) {
@@ -53,6 +65,7 @@ try {
       host: { type: 'string' },
       'clickhouse-url': { type: 'string' },
       only: { type: 'string' },
+      'hash-password': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   }).values;
@@ -61,6 +74,13 @@ try {
 }
 if (args.help) {
   process.stdout.write(USAGE);
+  process.exit(0);
+}
+if (args['hash-password']) {
+  const { hashPassword } = await import('../dashboard/src/server/auth/index.mjs');
+  const password = await readPassword();
+  if (password.length < 12) fail('--hash-password: give a password of at least 12 characters.');
+  console.log(await hashPassword(password));
   process.exit(0);
 }
 
@@ -80,6 +100,19 @@ const runDashboard = only !== 'collector';
 const dashboardPort = port('--port', args.port ?? env.FAULTLINE_DASHBOARD_PORT ?? env.PORT, 3000);
 const otlpPort = port('--otlp-port', args['otlp-port'] ?? env.FAULTLINE_OTLP_PORT, 4318);
 const host = args.host ?? env.FAULTLINE_DASHBOARD_HOST ?? '127.0.0.1';
+
+// Checked before anything opens: a dashboard beyond loopback without an auth mode, or a bad
+// auth setting, stops here with the variable to set. The messages never carry a secret.
+let auth;
+let authConfig;
+if (runDashboard) {
+  auth = await import('../dashboard/src/server/auth/index.mjs');
+  try {
+    authConfig = auth.resolveAuthConfig(env, { bindHost: host });
+  } catch (err) {
+    fail(err.message);
+  }
+}
 
 function explain(what, err) {
   if (err?.code === 'EADDRINUSE') {
@@ -111,17 +144,45 @@ if (runDashboard) {
   app = next({ dev: false, dir: resolve(root, 'dashboard'), hostname: host, port: dashboardPort });
   await app.prepare();
   const handle = app.getRequestHandler();
-  server = createServer((req, res) => handle(req, res));
+  const gate = auth.createRequestGate(authConfig);
+  server = createServer((req, res) => gate(req, res, () => handle(req, res)));
   await new Promise((ok, ko) => {
     server.once('error', ko);
     server.listen(dashboardPort, host, ok);
   }).catch((err) => explain(`starting the dashboard on ${host}:${dashboardPort} (--port / PORT)`, err));
   const shownHost = host.includes(':') ? `[${host}]` : host;
   console.log(`faultline: dashboard http://${shownHost}:${server.address().port}`);
+  console.log(`faultline: dashboard auth ${auth.describeAuth(authConfig)}`);
 }
 console.log(`faultline: store ${store.mode}${store.dataDir ? ` (${store.dataDir})` : ''}`);
 // The write-ahead log: under the data directory unless FAULTLINE_SPOOL_DIR names one; locked by this process.
 if (collector) console.log(`faultline: write-ahead log ${collector.writer.stats().spoolDir}`);
+
+/** The password for --hash-password: piped on stdin, or typed at a terminal without echo. */
+async function readPassword() {
+  const input = process.stdin;
+  if (!input.isTTY) {
+    let text = '';
+    for await (const chunk of input) text += chunk;
+    return text.replace(/\r?\n$/, '');
+  }
+  process.stderr.write('password (not shown): ');
+  input.setRawMode(true);
+  input.setEncoding('utf8');
+  let text = '';
+  for await (const chunk of input) {
+    for (const c of chunk) {
+      if (c === '\u0003') process.exit(130); // Ctrl-C
+      if (c === '\r' || c === '\n') {
+        input.setRawMode(false);
+        process.stderr.write('\n');
+        return text;
+      }
+      text = c === '\u007f' ? text.slice(0, -1) : text + c;
+    }
+  }
+  return text;
+}
 
 let closing = false;
 async function shutdown(signal) {

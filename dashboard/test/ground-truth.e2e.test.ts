@@ -14,6 +14,7 @@ import { runScenario, type ScenarioRun } from './ground-truth/run-scenario';
 import { REQUESTS, SERVICES, TOTALS } from './ground-truth/scenario';
 import { ARTIFACTS, launchChromium } from './support/browser';
 import { type FaultlineProcess, minutesAround, startFaultline } from './support/faultline-process';
+import { consoleHeaders } from './support/sql-api';
 
 // Issue #9's proof: twelve hand-annotated requests through three preloaded services (see
 // ground-truth/scenario.ts) into a real Faultline; every number the pages show must equal the
@@ -179,7 +180,7 @@ describe('SQL', () => {
     const at = (s: number) => new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ');
     const res = await fetch(`${app.dashboardUrl}/api/sql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: consoleHeaders(app.dashboardUrl),
       body: JSON.stringify({
         sql: `SELECT ServiceName AS service, class, source, code, count() AS n FROM first_hand_failures(from = '${at(fromS)}', to = '${at(toS)}') GROUP BY service, class, source, code`,
       }),

@@ -13,15 +13,23 @@ export interface FaultlineProcess {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** Extra `scripts/start.mjs` arguments, e.g. `['--host', '0.0.0.0']`. */
+  args?: string[];
+  /** Extra environment, e.g. the dashboard's auth settings. */
+  env?: Record<string, string>;
+}
+
 /** `npm start` equivalent in a child: free ports, a fresh embedded data directory. */
-export async function startFaultline(): Promise<FaultlineProcess> {
+export async function startFaultline(options: StartOptions = {}): Promise<FaultlineProcess> {
   if (!existsSync(join(ROOT, 'dashboard/.next/BUILD_ID'))) {
     throw new Error('dashboard/.next is missing: run `npm run build` before the dashboard tests.');
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-e2e-'));
-  const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--otlp-port', '0'], {
+  const args = ['scripts/start.mjs', '--port', '0', '--otlp-port', '0', ...(options.args ?? [])];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_CLICKHOUSE_URL: '' },
+    env: { ...process.env, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_CLICKHOUSE_URL: '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

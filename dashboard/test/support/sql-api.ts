@@ -1,3 +1,11 @@
+/**
+ * Headers a same-origin page's POST carries: the dashboard refuses a POST without an Origin (or a
+ * bearer token) and any body that is not application/json (see dashboard/src/server/auth/).
+ */
+export function consoleHeaders(baseUrl: string): Record<string, string> {
+  return { 'content-type': 'application/json', origin: new URL(baseUrl).origin };
+}
+
 /** Runs a named query through the dashboard's own SQL endpoint (the data dir is the server's). */
 export async function namedQuery(
   baseUrl: string,
@@ -6,7 +14,7 @@ export async function namedQuery(
 ): Promise<Record<string, unknown>[]> {
   const res = await fetch(`${baseUrl}/api/sql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: consoleHeaders(baseUrl),
     body: JSON.stringify({ name, params }),
   });
   const json = (await res.json()) as { rows?: Record<string, unknown>[]; error?: string };
