@@ -133,7 +133,11 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
 
   function health(req: IncomingMessage, res: ServerResponse): void {
     const w = activeWriter.stats();
-    const ingest = withheldWithoutToken(ingestHealth(stats, w, startedAt), config.token, req.headers.authorization);
+    const ingest = withheldWithoutToken(
+      ingestHealth(stats, w, startedAt),
+      config.token,
+      req.headers.authorization,
+    );
     // Spooling still acknowledges durably, so it is "degraded", not down: only shutdown is 503.
     const body = JSON.stringify({
       status: closing ? 'stopping' : ingest.status,
