@@ -33,7 +33,7 @@ export { type AttemptRecord, RetryError } from './policy/retry-error.js';
 export { type AttemptContext, type WithRetryOptions, withRetry } from './policy/with-retry.js';
 export { shutdown, start } from './preload/start.js';
 export type { StartOptions } from './preload/types.js';
-export { RAW_LIMITS, toRaw } from './raw.js';
+export { boundedText, RAW_LIMITS, toRaw } from './raw.js';
 export { isSecretKey, REDACTED, redactText } from './redact.js';
 export { envelopeJsonSchema, modelEnvelopeJsonSchema } from './schema.js';
 export type {

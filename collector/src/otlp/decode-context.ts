@@ -1,4 +1,5 @@
 import type { TraceRow } from '../types.js';
+import { sanitizeEnvelopeAttributes } from './envelope-attributes.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import { SpanIndex } from './span-index.js';
 
@@ -83,6 +84,7 @@ export class DecodeContext {
    * the same thing is taken as the newer one. The repeats are reported as rejected.
    */
   addRow(row: TraceRow): void {
+    sanitizeEnvelopeAttributes(row.SpanAttributes);
     const at = this.spanIndex.claim(row.TraceId, row.SpanId, this.rows.length);
     if (at < 0) {
       this.rows.push(row);
