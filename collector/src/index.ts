@@ -8,6 +8,8 @@ export {
   type ReceiverOptions,
   resolveReceiverConfig,
 } from './config/receiver-config.js';
+export { ConsoleBusyError } from './console/console-gate.js';
+export { ConsoleRefusal } from './console/console-refusal.js';
 export { DirectoryInUseError, type LockPurpose } from './lock/directory-in-use-error.js';
 export type { LockOwner } from './lock/lock-owner.js';
 export type { DecodeLimits, DecodeResult } from './otlp/decode-context.js';

@@ -86,6 +86,11 @@ export interface RunReadOnlyOptions {
   maxRows?: number;
   /** Server-side time limit in seconds (default 10). */
   maxExecutionSeconds?: number;
+  /** Result bytes at most (default 64 MiB); more sets `truncated`. */
+  maxResultBytes?: number;
+  /** Engine memory one statement may use (default 512 MiB); more fails the statement. */
+  maxMemoryBytes?: number;
+  /** Stops the statement in the engine when aborted (the HTTP request that asked went away). */
   signal?: AbortSignal;
 }
 
@@ -117,7 +122,12 @@ export interface Store {
     params?: Record<string, unknown>,
     opts?: RunNamedOptions,
   ): Promise<QueryResult<T>>;
-  /** Runs one read-only statement (SQL console): writes are refused by ClickHouse `readonly`. */
+  /**
+   * Runs one statement for the SQL console: SELECT / WITH / EXPLAIN / SHOW TABLES / SHOW CREATE /
+   * DESCRIBE over Faultline's tables and a few harmless system tables and table functions, decided
+   * from ClickHouse's parse (anything else is refused with a `ConsoleRefusal` saying what is
+   * allowed), on a readonly connection of its own with row, byte, time and memory limits.
+   */
   runReadOnly<T = Record<string, unknown>>(
     sql: string,
     params?: Record<string, unknown>,

@@ -5,6 +5,10 @@ import {
   createClient,
 } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
+import { consoleCredentials } from '../console/console-credentials.js';
+import { createEmbeddedConsole } from '../console/embedded-console-backend.js';
+import { createServerConsole } from '../console/server-console-backend.js';
+import { createSqlConsole, type SqlConsole } from '../console/sql-console.js';
 import { acquireDirectoryLock, type DirectoryLock } from '../lock/directory-lock.js';
 import type { Store, StoreOptions } from '../types.js';
 import { applySchema } from './apply-schema.js';
@@ -26,8 +30,8 @@ interface StoreCore {
   client: ClickHouseClient;
   /** Embedded only: a readonly session for named queries. */
   namedClient?: ClickHouseClient;
-  /** Embedded only: a readonly session for the SQL console. */
-  consoleClient?: ClickHouseClient;
+  /** The SQL console: a connection of its own per statement (see src/console/). */
+  sqlConsole: SqlConsole;
   refs: number;
   /** Embedded only: this process's lock on the data directory, released with the last handle. */
   lock?: DirectoryLock;
@@ -48,11 +52,15 @@ function registry(): Registry {
   return g[REGISTRY_KEY];
 }
 
-function createServerClient(o: ResolvedStoreOptions, database: string): ClickHouseClient {
+function createServerClient(
+  o: ResolvedStoreOptions,
+  database: string,
+  user: { username?: string; password?: string } = o,
+): ClickHouseClient {
   return createClient({
     url: o.url,
-    username: o.username,
-    password: o.password,
+    username: user.username,
+    password: user.password,
     database,
     clickhouse_settings: CLIENT_SETTINGS,
     request_timeout: 30_000,
@@ -91,7 +99,15 @@ async function createCore(key: string, o: ResolvedStoreOptions): Promise<StoreCo
       throw err;
     }
   }
-  return { key, options: o, client: createServerClient(o, o.database), refs: 0, schemaApplied: false };
+  const client = createServerClient(o, o.database);
+  // A dedicated read-only user for the console, when configured (collector/README.md, SQL console).
+  const consoleUser = consoleCredentials();
+  const sqlConsole = createSqlConsole(
+    consoleUser
+      ? createServerConsole(createServerClient(o, o.database, consoleUser), o.database, true)
+      : createServerConsole(client, o.database, false),
+  );
+  return { key, options: o, client, sqlConsole, refs: 0, schemaApplied: false };
 }
 
 const DATA_DIR_LOCK = {
@@ -104,20 +120,20 @@ async function openEmbeddedCore(
   o: ResolvedStoreOptions,
   lock: DirectoryLock,
 ): Promise<StoreCore> {
-  // chDB applies per-request settings as SETs that persist in the session. Three sessions on
-  // the one engine keep them apart: writes (never given per-request settings), named queries
-  // (always given the same ones) and the console (readonly, its own row and time limits).
+  // chDB applies per-request settings as SETs that persist in the session. Two sessions on the
+  // one engine keep them apart: writes (never given per-request settings) and named queries
+  // (always given the same ones). The console opens a session of its own per statement.
   const client = createEmbeddedClient(o.dataDir);
   const namedClient = createEmbeddedClient(o.dataDir);
-  const consoleClient = createEmbeddedClient(o.dataDir);
   if (o.database !== 'default') {
     await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${o.database}` });
   }
-  for (const c of [client, namedClient, consoleClient]) {
+  for (const c of [client, namedClient]) {
     if (o.database !== 'default') await c.command({ query: `USE ${o.database}` });
     if (c !== client) await c.command({ query: 'SET readonly = 2' });
   }
-  return { key, options: o, client, namedClient, consoleClient, refs: 0, lock, schemaApplied: false };
+  const sqlConsole = createSqlConsole(createEmbeddedConsole(o.dataDir, o.database));
+  return { key, options: o, client, namedClient, sqlConsole, refs: 0, lock, schemaApplied: false };
 }
 
 /** Applies sql/schema once per core; a failed attempt is forgotten so the next call retries. */
@@ -153,10 +169,7 @@ function makeHandle(core: StoreCore): Store {
       const client = core.namedClient ?? core.client;
       return flushAfterError(client, embedded, () => runNamed(client, name, params, opts));
     },
-    runReadOnly: (sql, params, opts) => {
-      const client = core.consoleClient ?? core.client;
-      return flushAfterError(client, embedded, () => runReadOnly(client, embedded, sql, params, opts));
-    },
+    runReadOnly: (sql, params, opts) => runReadOnly(core.sqlConsole, sql, params, opts),
     ensureSchema: () => (core.schemaApplied ? Promise.resolve() : ensureSchema(core)),
     async close() {
       if (closed) return;
@@ -164,7 +177,7 @@ function makeHandle(core: StoreCore): Store {
       if (--core.refs > 0) return;
       registry().cores.delete(core.key);
       try {
-        await core.consoleClient?.close();
+        await core.sqlConsole.close();
         await core.namedClient?.close();
         await core.client.close();
       } finally {

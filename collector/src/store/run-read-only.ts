@@ -1,54 +1,69 @@
-import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import type { ColumnMeta, QueryResult, RunReadOnlyOptions } from '../types.js';
+import { randomUUID } from 'node:crypto';
+import { type CheckedStatement, checkConsoleStatement } from '../console/check-console-statement.js';
+import type { ConsoleConnection, ConsoleSettings } from '../console/console-connection.js';
+import { checkSettings, consoleSettings, resolveLimits } from '../console/console-limits.js';
+import { ConsoleRefusal } from '../console/console-refusal.js';
+import { PolicyViolation } from '../console/policy-violation.js';
+import { readResultLines } from '../console/read-result-lines.js';
+import type { SqlConsole } from '../console/sql-console.js';
+import type { QueryResult, RunReadOnlyOptions } from '../types.js';
 
-const DEFAULT_MAX_ROWS = 10_000;
-const DEFAULT_MAX_SECONDS = 10;
-
-function positiveInt(value: number | undefined, fallback: number, what: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0)
-    throw new Error(`${what} must be a positive integer, got ${value}`);
-  return value;
+function cancelled(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error
+    ? reason
+    : new Error('The console statement was cancelled: its client went away.');
 }
 
 /**
- * Runs one statement for the SQL console under ClickHouse `readonly = 2` (reads and setting
- * changes only; `readonly` itself cannot be lowered), with a row cap and a time limit. The
- * engine refuses writes, so no SQL inspection is needed here.
- *
- * `readOnlySession` is true when the client's session was already put in readonly mode (embedded
- * chDB, where a per-request setting would persist in the shared session).
+ * Runs one statement for the SQL console: only what incident review needs over Faultline's data
+ * (decided from ClickHouse's own parse, see src/console/console-policy.ts), in one of a few
+ * console slots. The check and the run each get a connection of their own, read-only with the
+ * limits fixed when it opens, closed when done. A caller that goes away (`signal`) stops the
+ * statement in the engine.
  */
 export async function runReadOnly<T>(
-  client: ClickHouseClient,
-  readOnlySession: boolean,
+  sqlConsole: SqlConsole,
   sql: string,
   params: Record<string, unknown> = {},
   opts: RunReadOnlyOptions = {},
 ): Promise<QueryResult<T>> {
-  const maxRows = positiveInt(opts.maxRows, DEFAULT_MAX_ROWS, 'maxRows');
-  const maxSeconds = positiveInt(opts.maxExecutionSeconds, DEFAULT_MAX_SECONDS, 'maxExecutionSeconds');
-  const statement = sql.trim().replace(/;\s*$/, '');
-  if (!statement) throw new Error('The SQL console needs a statement, e.g. SELECT count() FROM failures');
-  const settings: ClickHouseSettings = {
-    max_result_rows: String(maxRows + 1),
-    result_overflow_mode: 'break',
-    max_execution_time: maxSeconds,
+  const limits = resolveLimits(opts);
+  const { signal } = opts;
+  const leave = await sqlConsole.gate.enter(signal);
+  // The connection working for this request right now, stopped if its caller goes away.
+  let conn: ConsoleConnection | undefined;
+  const stop = () => void conn?.cancel();
+  signal?.addEventListener('abort', stop, { once: true });
+  const open = async (settings: ConsoleSettings) => {
+    conn = await sqlConsole.backend.open(settings);
+    if (signal?.aborted) throw cancelled(signal);
+    return conn;
   };
-  if (!readOnlySession) settings.readonly = '2';
-  const rs = await client.query({
-    query: statement,
-    format: 'JSON',
-    query_params: params,
-    clickhouse_settings: settings,
-    abort_signal: opts.signal,
-  });
-  const result = await rs.json<T>();
-  const truncated = result.data.length > maxRows;
-  return {
-    rows: truncated ? result.data.slice(0, maxRows) : result.data,
-    meta: (result.meta ?? []) as ColumnMeta[],
-    truncated,
-    statistics: result.statistics,
-  };
+  try {
+    const catalogue = await sqlConsole.catalogue();
+    const settings = consoleSettings(limits, `faultline-console:${randomUUID()}`);
+    let checked: CheckedStatement;
+    try {
+      checked = await checkConsoleStatement(await open(checkSettings(settings)), sql, params, catalogue);
+    } catch (err) {
+      if (err instanceof PolicyViolation) throw new ConsoleRefusal(err.message, catalogue);
+      throw err;
+    } finally {
+      conn?.close();
+      conn = undefined;
+    }
+    const { statement, kind } = checked;
+    return await readResultLines<T>(
+      (await open(settings)).lines(statement.text, params, kind === 'select'),
+      limits,
+    );
+  } catch (err) {
+    if (signal?.aborted) throw cancelled(signal);
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', stop);
+    conn?.close();
+    leave();
+  }
 }
