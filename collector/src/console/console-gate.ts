@@ -50,7 +50,7 @@ export class ConsoleGate {
         signal?.removeEventListener('abort', aborted);
         reject(
           new ConsoleBusyError(
-            `The SQL console is busy: ${this.slots} statements are running and this one waited ${this.maxWaitMs / 1000} s for its turn. Try again in a moment.`,
+            `The SQL console is busy: its ${this.slots} slots stayed taken for ${this.maxWaitMs / 1000} s. Try again in a moment.`,
           ),
         );
       }, this.maxWaitMs);

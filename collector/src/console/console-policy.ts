@@ -52,13 +52,18 @@ export function checkStatement(
       walk.showTables(tree);
       return 'show';
     default:
-      refuse(
-        `${statement.words
-          .slice(0, 2)
-          .map((w) => w.text.toUpperCase())
-          .join(' ')} is not allowed.`,
-      );
+      refuse(`${statementName(tree)} is not allowed.`);
   }
+}
+
+/** `ShowProcesslistQuery` → SHOW PROCESSLIST, `SHOW USERS query` → SHOW USERS, `InsertQuery` → INSERT. */
+function statementName(tree: AstNode): string {
+  const label = `${tree.type} ${tree.rest}`.trim();
+  if (label.toLowerCase().endsWith(' query')) return label.slice(0, -' query'.length).toUpperCase();
+  return tree.type
+    .replace(/Query$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toUpperCase();
 }
 
 class PolicyWalk {

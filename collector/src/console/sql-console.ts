@@ -22,14 +22,23 @@ export interface SqlConsole {
   close(): Promise<void>;
 }
 
-export function createSqlConsole(backend: ConsoleBackend, sqlDir: () => string = resolveSqlDir): SqlConsole {
+/**
+ * `catalogueBackend` reads the catalogue when console statements run as a dedicated read-only
+ * user (server mode): that user may not lift its row cap or parse sql/schema's SETTINGS clauses,
+ * and the catalogue is Faultline's own SQL, read through the store's connection instead.
+ */
+export function createSqlConsole(
+  backend: ConsoleBackend,
+  catalogueBackend: ConsoleBackend = backend,
+  sqlDir: () => string = resolveSqlDir,
+): SqlConsole {
   let catalogue: Promise<ConsoleCatalogue> | undefined;
   return {
     backend,
     gate: new ConsoleGate(CONSOLE_SLOTS, CONSOLE_MAX_WAIT_MS),
     catalogue() {
       catalogue ??= (async () => {
-        const conn = await backend.open(CATALOGUE_SETTINGS);
+        const conn = await catalogueBackend.open(CATALOGUE_SETTINGS);
         try {
           return await loadCatalogue(conn, backend.database, sqlDir());
         } finally {

@@ -102,11 +102,13 @@ async function createCore(key: string, o: ResolvedStoreOptions): Promise<StoreCo
   const client = createServerClient(o, o.database);
   // A dedicated read-only user for the console, when configured (collector/README.md, SQL console).
   const consoleUser = consoleCredentials();
-  const sqlConsole = createSqlConsole(
-    consoleUser
-      ? createServerConsole(createServerClient(o, o.database, consoleUser), o.database, true)
-      : createServerConsole(client, o.database, false),
-  );
+  const storeConsole = createServerConsole(client, o.database, false);
+  const sqlConsole = consoleUser
+    ? createSqlConsole(
+        createServerConsole(createServerClient(o, o.database, consoleUser), o.database, true),
+        storeConsole,
+      )
+    : createSqlConsole(storeConsole);
   return { key, options: o, client, sqlConsole, refs: 0, schemaApplied: false };
 }
 

@@ -9,10 +9,11 @@ import type { SqlConsole } from '../console/sql-console.js';
 import type { QueryResult, RunReadOnlyOptions } from '../types.js';
 
 function cancelled(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error
-    ? reason
-    : new Error('The console statement was cancelled: its client went away.');
+  const err = new Error('The console statement was cancelled: its client went away.', {
+    cause: signal.reason,
+  });
+  err.name = 'AbortError';
+  return err;
 }
 
 /**
