@@ -8,6 +8,7 @@ import {
 } from './decode-context.js';
 import { type AnyValue, anyValueToString } from './go-json.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
+import { quoteLongIntegers } from './quote-long-integers.js';
 import { spanKindFromJson, spanKindName, statusCodeFromJson, statusCodeName } from './span-enums.js';
 import { acceptedEventTime, normalizeSpanTimes } from './span-times.js';
 import { clip, durationNanos, nanosFromJson, toDateTime64 } from './unix-nanos.js';
@@ -15,7 +16,8 @@ import { clip, durationNanos, nanosFromJson, toDateTime64 } from './unix-nanos.j
 /*
  * OTLP/JSON (the protobuf JSON mapping with the OTLP exceptions: ids are hex, not base64).
  * Field names are accepted in lowerCamelCase and in the proto's snake_case; enums as ints or names;
- * int64 as strings or numbers. A wrong JSON type is a 400 naming the path.
+ * int64 as strings or numbers (exact to the last digit, see quote-long-integers.ts). A wrong JSON
+ * type is a 400 naming the path.
  */
 
 type Json = Record<string, unknown>;
@@ -23,7 +25,8 @@ type Json = Record<string, unknown>;
 export function decodeTracesJson(text: string, limits: DecodeLimits): DecodeResult {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // Int64 sent as 16+ digit numbers keep every digit: they reach the walk below as strings.
+    parsed = JSON.parse(quoteLongIntegers(text));
   } catch (err) {
     throw new OtlpDecodeError(`invalid JSON: ${(err as Error).message}`);
   }
