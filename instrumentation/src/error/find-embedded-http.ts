@@ -29,7 +29,7 @@ const STAINLESS_NAMES = new Set([
   'InternalServerError',
 ]);
 
-function stripe(err: unknown, type: string): EmbeddedHttp | null {
+function stripe(err: unknown): EmbeddedHttp | null {
   const status = readHttpStatus(err, 'statusCode');
   if (status === undefined) return null;
   const error: Record<string, unknown> = { type: read(err, 'rawType'), message: read(err, 'message') };
@@ -37,7 +37,8 @@ function stripe(err: unknown, type: string): EmbeddedHttp | null {
   if (code !== undefined) error.code = code;
   const decline = readString(err, 'decline_code');
   if (decline !== undefined) error.decline_code = decline;
-  return { status, headers: read(err, 'headers'), body: { error }, vendorCode: code ?? type, source: 'sdk' };
+  // `type` is the SDK's class name (StripeCardError) or the body's category: never the code.
+  return { status, headers: read(err, 'headers'), body: { error }, vendorCode: code, source: 'sdk' };
 }
 
 /** OpenAI and Anthropic (Stainless-generated): `status`, `headers`, and `error` (a body or its inner error). */
@@ -109,8 +110,7 @@ export function findEmbeddedHttp(
   name: string = errorName(err) ?? '',
 ): EmbeddedHttp | null {
   const type = readString(err, 'type');
-  if (type?.startsWith('Stripe')) return stripe(err, type);
-  if (name.startsWith('Stripe')) return stripe(err, name);
+  if (type?.startsWith('Stripe') || name.startsWith('Stripe')) return stripe(err);
   if (isStainless(err, name)) return stainless(err);
   if (read(err, 'isAxiosError') === true) return fromResponse(read(err, 'response'), 'http');
   if (

@@ -60,7 +60,8 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
     });
     expect(classifyError(err)).toMatchObject({
       class: 'transient',
-      code: 'StripeConnectionError',
+      // No socket error beneath: the SDK's class name is never the code (one code rule).
+      code: 'connection_error',
       source: 'sdk',
     });
   });
@@ -107,12 +108,12 @@ describe('classifyError: SDK errors that embed an HTTP response', () => {
       classifyError(new OpenAI.APIConnectionError({ cause: new Error('socket hang up') })),
     ).toMatchObject({
       class: 'transient',
-      code: 'APIConnectionError',
+      code: 'connection_error',
     });
     expect(classifyError(new OpenAI.APIConnectionTimeoutError())).toMatchObject({ class: 'transient' });
     expect(classifyError(new OpenAI.APIUserAbortError())).toMatchObject({
       class: 'permanent',
-      code: 'APIUserAbortError',
+      code: 'ABORT_ERR',
     });
   });
 
