@@ -94,7 +94,12 @@ export class DecodeBudget {
       return undefined;
     }
     const left = this.maxWaitMs - lease.waitedMs;
-    if (left <= 0) return Promise.reject(this.refusal(lease, bytes, 'waited'));
+    if (left <= 0) {
+      // Its wait is spent: refused now, holding nothing, like a wait that timed out.
+      const err = this.refusal(lease, bytes, 'waited');
+      this.release(lease);
+      return Promise.reject(err);
+    }
     return new Promise<void>((resolve, reject) => {
       const waiter: BudgetWaiter = {
         lease,

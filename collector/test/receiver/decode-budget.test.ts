@@ -97,8 +97,14 @@ describe('DecodeBudget', () => {
     );
     expect(lease.held).toBe(0);
     expect(budget.waiting).toBe(0);
-    // The wait is a total: once spent, a later reservation that must wait is refused at once.
+    // The wait is a total: once spent, a later reservation that must wait is refused at once, and
+    // what the lease held is returned.
+    holder.release();
+    lease.reserve(60);
+    budget.lease().reserve(40);
     expect(await settled(lease.reserve(1))).toBeInstanceOf(DecodeBudgetError);
+    expect(lease.held).toBe(0);
+    expect(budget.used).toBe(40);
   });
 
   it('breaks a standstill at once: when every holder waits, the youngest are refused until the oldest fits', async () => {
