@@ -41,8 +41,14 @@ function span(traceId: string, spanId: string, attrs: Record<string, string>) {
   };
 }
 
-async function stored(traceId: string): Promise<Record<string, string>[]> {
-  const r = await ts.store.runReadOnly<{ message: string; raw: string; failure_message: string }>(
+interface Stored {
+  message: string;
+  raw: string;
+  failure_message: string;
+}
+
+async function stored(traceId: string): Promise<Stored[]> {
+  const r = await ts.store.runReadOnly<Stored>(
     `SELECT SpanAttributes['faultline.message'] AS message, SpanAttributes['faultline.raw'] AS raw,
             (SELECT any(message) FROM failures WHERE TraceId = {t:String}) AS failure_message
      FROM otel_traces WHERE TraceId = {t:String} ORDER BY SpanId`,
