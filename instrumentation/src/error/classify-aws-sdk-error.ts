@@ -1,4 +1,5 @@
 import { classForStatus } from '../http/status-class.js';
+import { QUOTA, vendorMeaning } from '../http/vendor-codes.js';
 import type { ErrorClass } from '../types.js';
 import { retryAfterOf } from './retry-after-of.js';
 import { read, readHttpStatus, readNumber, readString } from './safe-read.js';
@@ -10,7 +11,11 @@ import type { Verdict } from './verdict.js';
  * `$metadata.httpStatusCode` and a non-enumerable `$response` (statusCode, headers).
  * The name lists mirror @smithy/core's retry module (THROTTLING_ERROR_CODES, CLOCK_SKEW…,
  * TRANSIENT_ERROR_CODES): a ThrottlingException is a rate limit even when sent with a 400.
- * Code rule: the error name ("ThrottlingException").
+ * Code rule: the code AWS sent on the wire — the XML `<Code>` the SDK keeps in `Code` for the
+ * query and restXml protocols (SNS `NotFound`, which the SDK names NotFoundException), else the
+ * error name, which for the JSON protocols is `__type` ("ThrottlingException"). The class looks
+ * at both, then at the vendor table (S3's 409 OperationAborted is "try again", SQS's 400
+ * QueueDoesNotExist a missing queue), and only then at the status.
  */
 
 const THROTTLING = new Set([
@@ -165,6 +170,17 @@ export function classifyAwsV2Error(err: unknown): Verdict | null {
   return { class: cls, code, source: 'sdk', raw };
 }
 
+/**
+ * The code as AWS sent it: `Code` (XML `<Code>`) for query/restXml errors, whose SDK class name
+ * may differ; JSON-protocol errors carry `__type`, and their name already is the wire code (a
+ * query-compatible JSON service such as SQS also copies the legacy query code into `Code`).
+ */
+function wireCode(err: unknown, name: string): string {
+  if (read(err, '__type') !== undefined) return name;
+  const code = readString(err, 'Code');
+  return code !== undefined && code.length > 0 && code.length <= 80 && !code.includes(' ') ? code : name;
+}
+
 export function classifyAwsSdkError(err: unknown): Verdict | null {
   if (!isAwsSdkError(err)) {
     const chainName = readString(err, 'name');
@@ -197,8 +213,18 @@ export function classifyAwsSdkError(err: unknown): Verdict | null {
   const attempts = readNumber(metadata, 'attempts');
   if (attempts !== undefined) raw.attempts = attempts;
 
+  const code = wireCode(err, name);
+  if (code !== name) raw.Code = code;
   let cls: ErrorClass;
-  if (THROTTLING.has(name) || status === 429 || read(retryableTrait, 'throttling') === true)
+  let quota = false;
+  const known = BY_NAME[name] ?? BY_NAME[code];
+  const meaning = known === undefined ? (vendorMeaning(name) ?? vendorMeaning(code)) : undefined;
+  if (
+    THROTTLING.has(name) ||
+    THROTTLING.has(code) ||
+    status === 429 ||
+    read(retryableTrait, 'throttling') === true
+  )
     cls = 'rate_limit';
   else if (name === 'TransactionCanceledException') cls = cancellationClass(err);
   else if (
@@ -206,12 +232,17 @@ export function classifyAwsSdkError(err: unknown): Verdict | null {
     (readString(err, 'message') ?? '').includes('Signature expired')
   )
     cls = 'transient';
-  else if (name in BY_NAME) cls = BY_NAME[name] as ErrorClass;
+  else if (known !== undefined) cls = known;
+  else if (meaning === QUOTA) {
+    cls = 'permanent';
+    quota = true;
+  } else if (meaning !== undefined) cls = meaning;
   else if (retryableTrait !== undefined && retryableTrait !== null) cls = 'transient';
   else if (status !== undefined && status >= 400) cls = classForStatus(status) ?? 'permanent';
   else cls = fault === 'server' ? 'transient' : 'permanent';
 
-  const verdict: Verdict = { class: cls, code: name, source: 'sdk', raw };
+  const verdict: Verdict = { class: cls, code, source: 'sdk', raw };
+  if (quota) verdict.retryable = false;
   if (cls === 'rate_limit' || cls === 'transient') {
     const after = retryAfterOf(read(response, 'headers'));
     if (after !== null) verdict.retryAfter = after;

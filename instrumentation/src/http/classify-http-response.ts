@@ -4,7 +4,7 @@ import type { ClassifyContext, Envelope, ErrorClass, HttpResponseLike } from '..
 import { HeaderReader, retryAfterFrom } from './headers.js';
 import { rawHeaders } from './http-raw.js';
 import { awsErrorName, jsonBodySignal } from './json-body-signal.js';
-import { classFromMessage, mentionsRateLimit } from './message-class.js';
+import { classFromMessage, mentionsExhaustedQuota, mentionsRateLimit } from './message-class.js';
 import { rateLimitExhausted, rateLimitResetSeconds } from './rate-limit-headers.js';
 import { type BodyView, readBody } from './read-body.js';
 import { applyCode, newSignal, type Signal } from './signal.js';
@@ -110,6 +110,15 @@ export function classifyHttpResponse(res: HttpResponseLike, ctx?: HttpClassifyCo
       (status === 403 && h.get('retry-after') !== undefined)
     )
       cls = 'rate_limit';
+  }
+  // A bill said in words under a validation status (Anthropic's 400 "credit balance is too low").
+  if (
+    (cls === undefined || cls === 'validation') &&
+    s.message !== undefined &&
+    mentionsExhaustedQuota(s.message)
+  ) {
+    cls = 'permanent';
+    s.quota = true;
   }
   if (cls === undefined) {
     cls = failing

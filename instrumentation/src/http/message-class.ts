@@ -33,6 +33,21 @@ const AUTH_WORDS = [
   'access denied',
   'forbidden',
 ];
+/**
+ * Billing and credit exhaustion said only in words, under a status that means something else:
+ * Anthropic answers a 400 invalid_request_error "Your credit balance is too low to access the
+ * Anthropic API" (https://docs.anthropic.com/en/api/errors). A bill is not repaired by editing the
+ * request nor by waiting, so it is permanent whatever the status table says.
+ */
+const QUOTA_WORDS = [
+  'credit balance is too low',
+  'insufficient credit',
+  'insufficient balance',
+  'out of credits',
+  'exceeded your current quota',
+  'billing hard limit',
+];
+
 const VALIDATION_WORDS = ['invalid', 'required', 'must be', 'malformed', 'validation'];
 
 function hasAny(text: string, words: readonly string[]): boolean {
@@ -43,6 +58,11 @@ function hasAny(text: string, words: readonly string[]): boolean {
 /** Whether a message names a rate limit: GitHub's primary and secondary limits arrive as 403s saying so. */
 export function mentionsRateLimit(message: string): boolean {
   return hasAny(message.slice(0, 400).toLowerCase(), RATE_LIMIT_WORDS);
+}
+
+/** Whether a message says the account's credit or quota is exhausted (see QUOTA_WORDS). */
+export function mentionsExhaustedQuota(message: string): boolean {
+  return hasAny(message.slice(0, 400).toLowerCase(), QUOTA_WORDS);
 }
 
 /**
