@@ -5,6 +5,7 @@ import { checkStatement, SETTINGS_REFUSED, type StatementKind } from './console-
 import { EXPLAIN_PREFIX, explainLines, parseExplainTree } from './explain-tree.js';
 import { refuse } from './policy-violation.js';
 import { type LexedStatement, lexStatement } from './statement-tokens.js';
+import { bindWithNames } from './with-bindings.js';
 
 /** ClickHouse refusing a setting change (readonly) or an unknown setting: a SETTINGS clause. */
 const SETTINGS_ERRORS = new Set(['164', '115']);
@@ -46,5 +47,6 @@ export async function checkConsoleStatement(
   }
   const tree =
     parseExplainTree(lines) ?? refuse("The console cannot read ClickHouse's parse of this statement.");
-  return { statement, kind: checkStatement(tree, statement, catalogue) };
+  const bindings = await bindWithNames(conn, tree, statement, params);
+  return { statement, kind: checkStatement(tree, statement, catalogue, bindings) };
 }

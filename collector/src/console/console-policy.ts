@@ -10,9 +10,10 @@ import {
   TABLE_FUNCTIONS,
 } from './console-allowlist.js';
 import type { ConsoleCatalogue } from './console-catalogue.js';
-import { type AstNode, nodeName, preOrder } from './explain-tree.js';
+import { type AstNode, nodeName } from './explain-tree.js';
 import { refuse } from './policy-violation.js';
-import { boundNames, type LexedStatement, showTablesDatabase } from './statement-tokens.js';
+import { type LexedStatement, showTablesDatabase } from './statement-tokens.js';
+import type { WithBindings } from './with-bindings.js';
 
 /** How a checked statement runs: SELECTs stream; EXPLAIN, SHOW and DESCRIBE come whole. */
 export type StatementKind = 'select' | 'explain' | 'show' | 'describe';
@@ -29,8 +30,9 @@ export function checkStatement(
   tree: AstNode,
   statement: LexedStatement,
   catalogue: ConsoleCatalogue,
+  bindings: WithBindings,
 ): StatementKind {
-  const walk = new PolicyWalk(tree, statement, catalogue);
+  const walk = new PolicyWalk(statement, catalogue, bindings);
   switch (tree.type) {
     case 'SelectWithUnionQuery':
       walk.query(tree);
@@ -66,28 +68,28 @@ function statementName(tree: AstNode): string {
     .toUpperCase();
 }
 
+/**
+ * Where a WITH name may be read as a table, kept no wider than where ClickHouse reads it as the
+ * WITH (checked on this engine): a name it did not bind would be read as a table of the current
+ * database, and there chDB falls back to a file of that name. So a table expression is visible
+ * in the rest of its SELECT, its subqueries and the table expressions written after it (not in
+ * its own body, nor in earlier ones); and from the first SELECT of a UNION in the union's other
+ * SELECTs only when the statement has no other WITH clause (a SELECT with a WITH of its own,
+ * even `WITH 1 AS x`, does not get the first one's).
+ */
 class PolicyWalk {
-  /** The name each WITH element binds, from the tokens (EXPLAIN AST leaves it out). */
-  readonly #withNames = new Map<AstNode, string>();
+  /** The name each WITH element binds (EXPLAIN AST leaves it out). */
+  readonly #withNames: ReadonlyMap<AstNode, string>;
+  /** Whether the union members may share the first SELECT's WITH (the statement has one WITH). */
+  readonly #oneWith: boolean;
 
   constructor(
-    tree: AstNode,
     readonly statement: LexedStatement,
     readonly catalogue: ConsoleCatalogue,
+    bindings: WithBindings,
   ) {
-    // `name AS (…)` binds a WITH element or a named window; both print in source order.
-    const slots = [...preOrder(tree)].filter(
-      (n) => n.type === 'WithElement' || n.type === 'WindowListElement',
-    );
-    const names = boundNames(statement.words);
-    if (names.length !== slots.length) {
-      refuse(
-        'The console cannot tell which names this statement binds with `name AS (…)`; write WITH name AS (SELECT …).',
-      );
-    }
-    slots.forEach((slot, i) => {
-      if (slot.type === 'WithElement') this.#withNames.set(slot, names[i]!);
-    });
+    this.#withNames = bindings.names;
+    this.#oneWith = bindings.clauses === 1;
   }
 
   /**
@@ -124,15 +126,12 @@ class PolicyWalk {
       refuse(`The console cannot check ${node.type} in a statement.`);
     }
     switch (node.type) {
-      case 'SelectWithUnionQuery': {
-        // ClickHouse applies the first SELECT's WITH to every SELECT of the union.
-        const first = node.children[0]?.children[0];
-        if (first?.type === 'SelectQuery') scope = new Set([...scope, ...this.#withNamesOf(first)]);
-        break;
-      }
+      case 'SelectWithUnionQuery':
+        this.#union(node, scope, []);
+        return;
       case 'SelectQuery':
-        scope = new Set([...scope, ...this.#withNamesOf(node)]);
-        break;
+        this.#select(node, scope);
+        return;
       case 'TableExpression': {
         const [table, ...rest] = node.children;
         if (table) this.#source(table, scope);
@@ -221,13 +220,43 @@ class PolicyWalk {
     return nodeName(node) ?? refuse(`The console cannot read the name in "${node.type} ${node.rest}".`);
   }
 
-  *#withNamesOf(select: AstNode): Generator<string> {
-    for (const list of select.children) {
-      if (list.type !== 'ExpressionList') continue;
-      for (const item of list.children) {
-        const name = this.#withNames.get(item);
-        if (name !== undefined) yield name;
-      }
+  /** A SELECT: its WITH elements see the ones before them; the rest of it sees them all. */
+  #select(node: AstNode, scope: ReadonlySet<string>): void {
+    const withList = this.#withList(node);
+    const names: string[] = [];
+    for (const item of withList?.children ?? []) {
+      this.visit(item, new Set([...scope, ...names]));
+      const name = this.#withNames.get(item);
+      if (name !== undefined) names.push(name);
     }
+    const inner = new Set([...scope, ...names]);
+    for (const c of node.children) if (c !== withList) this.visit(c, inner);
+  }
+
+  /** A UNION: `offered` are WITH names its SELECTs get from an enclosing union's first SELECT. */
+  #union(node: AstNode, scope: ReadonlySet<string>, offered: readonly string[]): void {
+    const [list, ...rest] = node.children;
+    if (list?.type !== 'ExpressionList') refuse('The console cannot check this SelectWithUnionQuery.');
+    const [first] = list.children;
+    const own = this.#oneWith && first?.type === 'SelectQuery' ? this.#namesOf(first) : [];
+    list.children.forEach((member, i) => {
+      const given = i === 0 ? offered : [...offered, ...own];
+      if (member.type === 'SelectWithUnionQuery') this.#union(member, scope, given);
+      else if (member.type === 'SelectQuery' && !this.#withList(member)) {
+        this.visit(member, new Set([...scope, ...given]));
+      } else this.visit(member, scope);
+    });
+    for (const c of rest) this.visit(c, scope);
+  }
+
+  /** The SELECT's list of WITH elements, if it binds any. */
+  #withList(select: AstNode): AstNode | undefined {
+    return select.children.find(
+      (c) => c.type === 'ExpressionList' && c.children.some((item) => this.#withNames.has(item)),
+    );
+  }
+
+  #namesOf(select: AstNode): string[] {
+    return (this.#withList(select)?.children ?? []).flatMap((item) => this.#withNames.get(item) ?? []);
   }
 }

@@ -19,6 +19,8 @@ export interface LexedStatement {
   words: SqlToken[];
   /** The first keyword, upper-cased (`SELECT`, `KILL` …), or `(` for a parenthesised SELECT. */
   keyword: string;
+  /** The statement's UTF-8 bytes, which the tokens' offsets point into. */
+  bytes: Buffer;
 }
 
 const TRIVIA = new Set(['Whitespace', 'Comment']);
@@ -78,7 +80,7 @@ function cutStatement(bytes: Buffer, tokens: SqlToken[]): LexedStatement {
       refuse(`The quoted name ${t.text} holds a backslash or a control character; write it without.`);
     }
   }
-  return { text: bytes.subarray(0, last.end).toString('utf8'), words, keyword };
+  return { text: bytes.subarray(0, last.end).toString('utf8'), words, keyword, bytes };
 }
 
 const isName = (t: SqlToken | undefined) => t?.type === 'BareWord' || t?.type === 'QuotedIdentifier';
@@ -91,19 +93,112 @@ function unquote(t: SqlToken): string {
   return t.text.slice(1, -1).replaceAll(q + q, q);
 }
 
+const OPENING = new Set(['OpeningRoundBracket', 'OpeningSquareBracket', 'OpeningCurlyBrace']);
+const CLOSING = new Set(['ClosingRoundBracket', 'ClosingSquareBracket', 'ClosingCurlyBrace']);
+/** What may come right before a WITH that starts a query (not WITH TOTALS, WITH FILL …). */
+const QUERY_START = new Set([
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'EXPLAIN',
+  'AST',
+  'SYNTAX',
+  'PLAN',
+  'PIPELINE',
+  'ESTIMATE',
+  'TREE',
+  'DESCRIBE',
+  'DESC',
+]);
+const SET_OPERATORS = new Set(['UNION', 'EXCEPT', 'INTERSECT']);
+
+const upper = (t: SqlToken | undefined) => (t?.type === 'BareWord' ? t.text.toUpperCase() : '');
+
+/** Whether a WITH after `words[0..i)` starts a query: first, after `(`, `UNION [ALL]`, EXPLAIN … */
+function startsQuery(words: readonly SqlToken[], i: number): boolean {
+  const before = words[i - 1];
+  if (!before || before.type === 'OpeningRoundBracket') return true;
+  const word = upper(before);
+  if (word === 'ALL' || word === 'DISTINCT') return SET_OPERATORS.has(upper(words[i - 2]));
+  return QUERY_START.has(word);
+}
+
+/** The index of the bracket closing the one opened at `open`. */
+function closing(words: readonly SqlToken[], open: number): number {
+  let depth = 0;
+  for (let j = open; j < words.length; j++) {
+    if (OPENING.has(words[j]!.type)) depth++;
+    else if (CLOSING.has(words[j]!.type) && --depth === 0) return j;
+  }
+  return words.length;
+}
+
 /**
- * The names bound by `name AS (…)`, in the order they appear: the WITH elements and named windows
- * of every SELECT in the statement. EXPLAIN AST prints neither name, only the node, in the same
- * order; the policy pairs them and refuses the statement when the counts differ.
+ * `name AS (…)`, `name AS [NOT] MATERIALIZED (…)`, `name (a, b) AS (…)` at `i`: the name and the
+ * index of the body's opening bracket, else undefined.
  */
-export function boundNames(words: readonly SqlToken[]): string[] {
-  const names: string[] = [];
-  for (let i = 0; i + 2 < words.length; i++) {
-    if (isName(words[i]) && isWord(words[i + 1], 'AS') && words[i + 2]!.type === 'OpeningRoundBracket') {
-      names.push(unquote(words[i]!));
+function cteAt(words: readonly SqlToken[], i: number): { name: string; open: number } | undefined {
+  const name = words[i];
+  if (!isName(name)) return undefined;
+  let j = i + 1;
+  if (words[j]?.type === 'OpeningRoundBracket') j = closing(words, j) + 1;
+  if (!isWord(words[j++], 'AS')) return undefined;
+  if (isWord(words[j], 'NOT')) j++;
+  if (isWord(words[j], 'MATERIALIZED')) j++;
+  return words[j]?.type === 'OpeningRoundBracket' ? { name: unquote(name!), open: j } : undefined;
+}
+
+/** A common table expression as written: its name and the text of its body, without brackets. */
+export interface WrittenCte {
+  name: string;
+  body: string;
+}
+
+/** What the statement's WITH clauses bind. */
+export interface WithClauses {
+  ctes: WrittenCte[];
+  /** How many WITH clauses the statement has (with or without table expressions). */
+  clauses: number;
+}
+
+/**
+ * The common table expressions the statement's WITH clauses bind, as written. EXPLAIN AST prints a
+ * `WithElement` for each but not its name; with-bindings.ts pairs them by their bodies. Only the
+ * first tokens of each element of a WITH clause that starts a query are looked at, so `y AS (…)`
+ * elsewhere (INTERPOLATE, WINDOW) is never taken for one.
+ */
+export function withClauses(statement: LexedStatement): WithClauses {
+  const { words, bytes } = statement;
+  const ctes: WrittenCte[] = [];
+  const lists: number[] = []; // bracket depth of each open WITH clause
+  let clauses = 0;
+  let depth = 0;
+  let elementStarts = false;
+  for (let i = 0; i < words.length; i++) {
+    const t = words[i]!;
+    if (elementStarts) {
+      elementStarts = false;
+      const cte = cteAt(words, i);
+      if (cte) {
+        const close = words[closing(words, cte.open)];
+        const body = bytes.subarray(words[cte.open]!.end, close?.begin ?? bytes.length).toString('utf8');
+        ctes.push({ name: cte.name, body });
+      }
+    }
+    if (OPENING.has(t.type)) depth++;
+    else if (CLOSING.has(t.type)) {
+      depth--;
+      while (lists.length && lists.at(-1)! > depth) lists.pop();
+    } else if (lists.at(-1) === depth && isWord(t, 'SELECT')) lists.pop();
+    else if (lists.at(-1) === depth && t.type === 'Comma') elementStarts = true;
+    else if (isWord(t, 'WITH') && startsQuery(words, i)) {
+      clauses++;
+      lists.push(depth);
+      if (isWord(words[i + 1], 'RECURSIVE')) i++;
+      elementStarts = true;
     }
   }
-  return names;
+  return { ctes, clauses };
 }
 
 /**
