@@ -97,7 +97,8 @@ export function classifySdkNoResponse(err: unknown, name: string = errorName(err
   if (code === 'slack_webapi_rate_limited_error') {
     // @slack/web-api reads Retry-After for us and keeps it as `retryAfter` (seconds), with no status.
     const after = read(err, 'retryAfter');
-    const verdict: Verdict = { class: 'rate_limit', code, source: 'sdk', raw: { code } };
+    // The SDK's code names its class; the vendor sent only the status (one code rule).
+    const verdict: Verdict = { class: 'rate_limit', code: '429', source: 'sdk', raw: { code } };
     if (typeof after === 'number' && Number.isFinite(after) && after >= 0) verdict.retryAfter = after;
     return verdict;
   }

@@ -103,6 +103,39 @@ function fromResponse(response: unknown, source: string, vendorCode?: string): E
   return { status, headers, body, vendorCode, source };
 }
 
+/** A GraphQL `errors[]` member: a plain `{ message }` object, not the Error an AggregateError holds. */
+function isGraphqlErrorList(errors: unknown): errors is unknown[] {
+  if (!Array.isArray(errors) || errors.length === 0) return false;
+  const first = errors[0];
+  return isObjectLike(first) && !(first instanceof Error) && typeof read(first, 'message') === 'string';
+}
+
+/**
+ * GraphQL clients keep the GraphQL result apart from any HTTP body: graphql-request's ClientError
+ * has `response` = { errors, data, extensions, status, headers } (its `data` is the GraphQL data,
+ * not the body), @octokit/graphql's GraphqlResponseError has `errors`, `data` and `headers` on
+ * the error and no status at all (the failure came under a 200). The result is rebuilt as the
+ * body the server sent, so `errors[].extensions.code`, GitHub's `type` and the rate-limit
+ * headers are read as on a raw response.
+ */
+function graphqlResult(err: unknown, source: string): EmbeddedHttp | null {
+  const response = read(err, 'response');
+  const fromResponse = read(response, 'errors');
+  const errors = isGraphqlErrorList(fromResponse) ? fromResponse : read(err, 'errors');
+  if (!isGraphqlErrorList(errors)) return null;
+  const holder = errors === fromResponse ? response : err;
+  const body: Record<string, unknown> = { errors, data: read(holder, 'data') ?? null };
+  const extensions = read(response, 'extensions');
+  if (extensions !== undefined) body.extensions = extensions;
+  return {
+    status: statusOf(response) ?? 200,
+    headers: plainHeaders(read(response, 'headers') ?? read(err, 'headers')),
+    body,
+    vendorCode: undefined,
+    source,
+  };
+}
+
 /** Finds the embedded response of a known SDK or client error; `null` when there is none. */
 export function findEmbeddedHttp(
   err: unknown,
@@ -136,6 +169,17 @@ export function findEmbeddedHttp(
     }
     return embedded;
   }
+  // twilio RestException (lib/base/RestException.js): the body's fields copied onto the error,
+  // `more_info` renamed `moreInfo`; rebuilt as the body so Twilio's numeric code decides.
+  const moreInfo = readString(err, 'moreInfo');
+  if (moreInfo !== undefined && typeof read(err, 'code') === 'number') {
+    const status = readHttpStatus(err, 'status');
+    if (status !== undefined) {
+      const code = read(err, 'code');
+      const body = { code, message: read(err, 'message'), more_info: moreInfo, status };
+      return { status, headers: undefined, body, vendorCode: String(code), source: 'sdk' };
+    }
+  }
   // @slack/web-api: a platform error is an HTTP 200 whose body says { ok: false, error }.
   if (readString(err, 'code') === 'slack_webapi_platform_error') {
     const data = read(err, 'data');
@@ -148,6 +192,8 @@ export function findEmbeddedHttp(
     };
   }
   const fallbackSource = ctx?.source ?? 'http';
+  const graphql = graphqlResult(err, fallbackSource);
+  if (graphql !== null) return graphql;
   const response = read(err, 'response');
   if (response !== undefined && response !== null) {
     const embedded = fromResponse(response, fallbackSource);

@@ -1,6 +1,7 @@
 import { type BodyFields, bodyFields } from './body-fields.js';
 import { applyCode, asCode, asSeconds, asText, newSignal, type Signal } from './signal.js';
 import { classForStatus, restatesStatus } from './status-class.js';
+import { TWILIO_CODES } from './vendor-codes.js';
 
 type Obj = Record<string, unknown>;
 
@@ -143,7 +144,8 @@ function googleDetails(sig: Signal, details: unknown[]): void {
 
 /** Twilio: five-digit codes whose `20xxx` family mirrors HTTP statuses (20429 = too many requests). */
 function twilio(sig: Signal, code: number): void {
-  if (code === 20003 || code === 20005 || code === 20008) sig.cls = 'authentication';
+  const known = TWILIO_CODES.get(code);
+  if (known !== undefined) sig.cls = known;
   else if (code >= 20400 && code <= 20599) sig.cls = classForStatus(code - 20000) ?? undefined;
 }
 

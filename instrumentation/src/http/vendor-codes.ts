@@ -157,6 +157,25 @@ const ENTRIES: Record<VendorMeaning, string[]> = {
   ],
 };
 
+/**
+ * Twilio's numeric codes whose meaning is not their HTTP status's (https://www.twilio.com/docs/api/errors,
+ * one page per code): most arrive under a 400 that is not a malformed request. The `20xxx`
+ * family mirrors HTTP statuses and is read as one (json-body-signal's twilio()).
+ */
+export const TWILIO_CODES: ReadonlyMap<number, ErrorClass> = new Map<number, ErrorClass>([
+  [20003, 'authentication'], // Authentication Error - invalid username/password (errors/20003)
+  [20005, 'authentication'], // Account not active (errors/20005)
+  [20008, 'authentication'], // Cannot access this resource with Test Credentials (errors/20008)
+  [21211, 'validation'], // Invalid 'To' Phone Number (errors/21211)
+  [21606, 'validation'], // The 'From' phone number provided is not a valid message-capable number (errors/21606)
+  [21614, 'validation'], // 'To' number is not a valid mobile number (errors/21614)
+  [21408, 'permanent'], // Permission to send an SMS has not been enabled for the region (errors/21408)
+  [21610, 'permanent'], // Attempt to send to unsubscribed recipient: the recipient replied STOP (errors/21610)
+  [21612, 'permanent'], // The 'To' phone number is not currently reachable via SMS (errors/21612)
+  [21611, 'rate_limit'], // This 'From' number has exceeded the maximum number of queued messages (errors/21611)
+  [14107, 'rate_limit'], // SMS send rate limit exceeded (errors/14107)
+]);
+
 /** Lower-case, separators removed, a trailing `exception` dropped: `ThrottlingException` → `throttling`. */
 export function normalizeCode(code: string): string {
   // Codes are few and repeat on every failure of a kind: remember them, within a bound.

@@ -108,8 +108,11 @@ export interface Expected {
   class: Envelope['class'];
   code: string;
   retryable?: boolean;
-  /** A number when the server sent a wait; null when the envelope must not carry one. */
-  retry_after?: number | null;
+  /**
+   * A number when the server sent a wait; null when the envelope must not carry one; a range
+   * when the wait is an epoch reset the clock turns into seconds.
+   */
+  retry_after?: number | null | { min: number; max: number };
   source?: string;
 }
 
@@ -124,12 +127,25 @@ export function expectEnvelope(err: unknown, expected: Expected, secrets: readon
     code: expected.code,
     retryable: expected.retryable ?? (expected.class === 'rate_limit' || expected.class === 'transient'),
   };
-  if (expected.retry_after !== undefined) want.retry_after = expected.retry_after;
+  const after = expected.retry_after;
+  if (after !== undefined && (after === null || typeof after === 'number')) want.retry_after = after;
   if (expected.source !== undefined) want.source = expected.source;
   expect(env).toMatchObject(want);
+  if (after !== undefined && after !== null && typeof after === 'object') {
+    expect(env.retry_after).toBeGreaterThanOrEqual(after.min);
+    expect(env.retry_after).toBeLessThanOrEqual(after.max);
+  }
   const text = JSON.stringify(env);
   for (const secret of secrets) expect(text).not.toContain(secret);
   return env;
+}
+
+/** An epoch-seconds reset `seconds` ahead, and the range an envelope's wait for it may fall in. */
+export function resetIn(seconds: number): { header: string; range: { min: number; max: number } } {
+  return {
+    header: String(Math.floor(Date.now() / 1000) + seconds),
+    range: { min: seconds - 5, max: seconds + 1 },
+  };
 }
 
 /** Credentials the tests plant in client configs and bodies; none may reach an envelope. */
