@@ -29,6 +29,70 @@ export interface ConsoleResult {
   elapsedMs: number;
 }
 
+/** The largest request body the console reads (its statements are at most 64 KiB). */
+export const CONSOLE_MAX_BODY_BYTES = 256 * 1024;
+
+/** A request the console answers with `status` before running anything. */
+export class ConsoleRequestError extends Error {
+  override name = 'ConsoleRequestError';
+
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reads the JSON body, at most CONSOLE_MAX_BODY_BYTES of it: chunks are counted as they arrive,
+ * so a huge or endless body is cut off instead of held in memory whole.
+ */
+export async function readConsoleBody(request: Request): Promise<unknown> {
+  const tooLarge = () =>
+    new ConsoleRequestError(
+      `The request body is over ${CONSOLE_MAX_BODY_BYTES / 1024} KiB; the console takes one statement of up to 64 KiB.`,
+      413,
+    );
+  if (Number(request.headers.get('content-length') ?? 0) > CONSOLE_MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > CONSOLE_MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new ConsoleRequestError('The body is not JSON: send {"sql": "SELECT …"}.', 400);
+  }
+}
+
+/**
+ * The HTTP status of a failed console request: 413 and 400 for the request itself, 503 (with
+ * Retry-After) when every console slot stayed taken, 400 for a refused or failed statement (the
+ * message says why: a ConsoleRefusal names what is allowed, ClickHouse's errors say what failed).
+ */
+export function consoleErrorStatus(err: unknown): { status: number; retryAfter?: number } {
+  if (err instanceof ConsoleRequestError) return { status: err.status };
+  if (err instanceof Error && err.name === 'ConsoleBusyError') {
+    return {
+      status: 503,
+      retryAfter: (err as Error & { retryAfterSeconds?: number }).retryAfterSeconds ?? 1,
+    };
+  }
+  return { status: 400 };
+}
+
 /** Checks the JSON body of a console request; throws TypeError saying what is wrong. */
 export function parseConsoleRequest(body: unknown): ConsoleRequest {
   if (typeof body !== 'object' || body === null)
@@ -48,8 +112,10 @@ export function parseConsoleRequest(body: unknown): ConsoleRequest {
 }
 
 /**
- * Named queries run through the store's typed helper; free SQL runs under ClickHouse readonly with
- * time and row limits, so a write is refused by the engine itself.
+ * Named queries run through the store's typed helper; free SQL through the store's console
+ * (`runReadOnly`): one statement over Faultline's data, checked by ClickHouse's parser, on a
+ * readonly connection of its own with row, byte, time and memory limits. `signal` (the HTTP
+ * request's) stops the statement in the engine when the browser goes away.
  */
 export async function runConsole(req: ConsoleRequest, signal?: AbortSignal): Promise<ConsoleResult> {
   const store = await getStore();
