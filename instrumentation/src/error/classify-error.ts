@@ -8,6 +8,7 @@ import { classifyClickhouseError } from './classify-clickhouse-error.js';
 import { type ClassifyResponse, classifyEmbeddedHttp } from './classify-embedded-http.js';
 import { classifyGrpcError } from './classify-grpc-error.js';
 import { classifyKafkaError } from './classify-kafka-error.js';
+import { classifyLibraryTimeout } from './classify-library-timeout.js';
 import { classifyMongodbError } from './classify-mongodb-error.js';
 import { classifyMssqlAggregate, classifyMssqlError } from './classify-mssql-error.js';
 import { classifyMysqlError } from './classify-mysql-error.js';
@@ -68,6 +69,7 @@ function classifyTyped(err: unknown, ctx: ClassifyContext | undefined, name: str
     classifyKafkaError(err, name) ??
     classifyPgClientMessage(err) ??
     classifyPostgrestError(err) ??
+    classifyLibraryTimeout(err, name) ??
     classifySdkNoResponse(err, name)
   );
 }

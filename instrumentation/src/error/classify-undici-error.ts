@@ -72,7 +72,10 @@ export function classifyUndiciError(err: unknown): Verdict | null {
   const name = readString(err, 'name');
   // DOMException names (numeric legacy `code`), shared by fetch, AbortSignal.timeout() and AbortController.
   if (name === 'TimeoutError') {
-    return { class: 'transient', code: name, source: 'http', raw: pick(err, RAW_KEYS) };
+    // A DOMException (numeric legacy `code` 23) keeps its standard name; a client's own
+    // TimeoutError class (ky) is coded like a socket timeout: never by the library's class name.
+    const code = typeof read(err, 'code') === 'number' ? name : 'ETIMEDOUT';
+    return { class: 'transient', code, source: 'http', raw: pick(err, RAW_KEYS) };
   }
   if (name === 'AbortError') {
     return { class: 'permanent', code: name, source: 'http', raw: pick(err, RAW_KEYS) };

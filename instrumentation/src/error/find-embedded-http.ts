@@ -71,12 +71,29 @@ function plainHeaders(headers: unknown): unknown {
   }
 }
 
-/** Google APIs: { error: { status: 'RESOURCE_EXHAUSTED', errors: [{ reason: 'rateLimitExceeded' }] } }. */
+/**
+ * Google APIs name the specific reason in the legacy `errors[].reason` (`userRateLimitExceeded`)
+ * or in a google.rpc.ErrorInfo detail (`SERVICE_DISABLED`, `RATE_LIMIT_EXCEEDED`); the canonical
+ * `status` (`PERMISSION_DENIED`, `RESOURCE_EXHAUSTED`) only restates the HTTP status, so it is
+ * never the code (https://cloud.google.com/apis/design/errors#error_model).
+ */
 function googleCode(data: unknown): string | undefined {
   const error = read(data, 'error');
   const errors = read(error, 'errors');
   const reason = Array.isArray(errors) ? readString(errors[0], 'reason') : undefined;
-  return reason ?? readString(error, 'status');
+  if (reason !== undefined) return reason;
+  const details = read(error, 'details');
+  if (!Array.isArray(details)) return undefined;
+  for (const d of details.slice(0, 10)) {
+    if (readString(d, '@type')?.endsWith('google.rpc.ErrorInfo')) return readString(d, 'reason');
+  }
+  return undefined;
+}
+
+/** A Google error body: `{ error: { status | errors } }`, whatever the error's class is called. */
+function isGoogleBody(data: unknown): boolean {
+  const error = read(data, 'error');
+  return readString(error, 'status') !== undefined || Array.isArray(read(error, 'errors'));
 }
 
 /** Where the status sits: `status` (fetch, axios), `statusCode` (Node, got), `code` (Shopify). */
@@ -151,7 +168,7 @@ export function findEmbeddedHttp(
     (name === 'Error' &&
       read(err, 'config') !== undefined &&
       read(err, 'response') !== undefined &&
-      googleCode(read(read(err, 'response'), 'data')) !== undefined)
+      isGoogleBody(read(read(err, 'response'), 'data')))
   ) {
     return fromResponse(read(err, 'response'), 'sdk', googleCode(read(read(err, 'response'), 'data')));
   }

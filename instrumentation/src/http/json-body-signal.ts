@@ -124,7 +124,9 @@ function errorObject(sig: Signal, obj: Obj, status: number): void {
   const code = asCode(e.code);
   // A code that restates the status (Google's numeric 429, Azure's "TooManyRequests") adds nothing.
   if (code !== undefined) applyCode(sig, code, !restatesStatus(code, status));
-  applyCode(sig, asCode(e.status), false);
+  // Google's canonical status is a category: a recognised reason (ErrorInfo, legacy `errors[]`)
+  // is more specific and decides (SERVICE_DISABLED under PERMISSION_DENIED is not a credential).
+  if (sig.cls === undefined) applyCode(sig, asCode(e.status), false);
   applyCode(sig, asCode(e.type), false);
   applyCode(sig, asCode(e.decline_code), false);
   const inner = isObj(e.innererror) ? e.innererror : isObj(e.innerError) ? e.innerError : undefined;
@@ -137,7 +139,7 @@ function googleDetails(sig: Signal, details: unknown[]): void {
   for (const d of details.slice(0, 10)) {
     if (!isObj(d) || typeof d['@type'] !== 'string') continue;
     const t = d['@type'];
-    if (t.endsWith('google.rpc.ErrorInfo')) applyCode(sig, asCode(d.reason), false);
+    if (t.endsWith('google.rpc.ErrorInfo')) applyCode(sig, asCode(d.reason));
     else if (t.endsWith('google.rpc.RetryInfo')) sig.retryAfter ??= asSeconds(d.retryDelay);
   }
 }

@@ -38,7 +38,8 @@ export const googleAzureCases: HttpCase[] = [
         },
       },
     },
-    expected: { class: 'rate_limit', code: '429', retryable: true, retry_after: null },
+    // The ErrorInfo reason is the most specific stable code Google sends (issue #10's code rule).
+    expected: { class: 'rate_limit', code: 'RATE_LIMIT_EXCEEDED', retryable: true, retry_after: null },
   },
   {
     id: 'google-gemini-429-retry-info',
