@@ -17,7 +17,16 @@ export interface WriterCounters {
 }
 
 export function newWriterCounters(): WriterCounters {
-  return { accepted: 0, rejected: 0, spooled: 0, replayed: 0, inserted: 0, insertErrors: 0, quarantined: 0, splitBatches: 0 };
+  return {
+    accepted: 0,
+    rejected: 0,
+    spooled: 0,
+    replayed: 0,
+    inserted: 0,
+    insertErrors: 0,
+    quarantined: 0,
+    splitBatches: 0,
+  };
 }
 
 /** The last failed insert as stats report it: its text (bounded) and when. */
