@@ -1,3 +1,4 @@
+import { restatesStatus } from '../http/status-class.js';
 import type { ClassifyContext } from '../types.js';
 import { errorName, isObjectLike, read, readHttpStatus, readString } from './safe-read.js';
 
@@ -114,6 +115,8 @@ function fromResponse(response: unknown, source: string, vendorCode?: string): E
   const headers = plainHeaders(read(response, 'headers'));
   let body = read(response, 'data');
   if (body === undefined) body = read(response, 'body');
+  // Azure's PipelineResponse keeps the body as `parsedBody` (core-client) or `bodyAsText`.
+  if (body === undefined) body = read(response, 'parsedBody') ?? read(response, 'bodyAsText');
   // A fetch Response's body is an unread stream: only plain values help the body rules.
   if (body !== null && typeof body === 'object' && typeof read(body, 'getReader') === 'function')
     body = undefined;
@@ -173,14 +176,17 @@ export function findEmbeddedHttp(
     return fromResponse(read(err, 'response'), 'sdk', googleCode(read(read(err, 'response'), 'data')));
   }
   if (name === 'RestError') {
-    const embedded = fromResponse(read(err, 'response'), 'sdk', readString(err, 'code'));
     const status = readHttpStatus(err, 'statusCode');
+    // core-client copies the body's error.code; one that only restates the status is no code.
+    let code = readString(err, 'code');
+    if (code !== undefined && status !== undefined && restatesStatus(code, status)) code = undefined;
+    const embedded = fromResponse(read(err, 'response'), 'sdk', code);
     if (embedded === null && status !== undefined) {
       return {
         status,
         headers: undefined,
         body: undefined,
-        vendorCode: readString(err, 'code'),
+        vendorCode: code,
         source: 'sdk',
       };
     }

@@ -50,6 +50,11 @@ const ENTRIES: Record<VendorMeaning, string[]> = {
     'ModelTimeoutException', 'ServiceFailure', 'Unavailable', 'ServerUnavailable',
     // Azure
     'OperationTimedOut', 'ServerTimeout', 'RetryableError', 'GatewayTimeout',
+    // Azure 409s that mean "another operation is running, retry later": ARM AnotherOperationInProgress
+    // (learn.microsoft.com/azure/azure-resource-manager/troubleshooting/common-deployment-errors),
+    // Storage *BeingDeleted (learn.microsoft.com/rest/api/storageservices/queue-service-error-codes,
+    // blob-service-error-codes)
+    'AnotherOperationInProgress', 'QueueBeingDeleted', 'ContainerBeingDeleted', 'ShareBeingDeleted',
     // google.rpc.Code / legacy reasons
     'UNAVAILABLE', 'DEADLINE_EXCEEDED', 'ABORTED', 'INTERNAL', 'backendError', 'internalError',
     // GraphQL
