@@ -32,9 +32,12 @@ const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/]*):([^\s/]*)@/gi;
 /**
  * `name=value`, `name: value`, `"name":"value"` where the name says it is a secret: query strings
  * (`access_token=`, `X-Amz-Signature=`, `sig=`), libpq/ADO.NET connection strings, JSON echoes.
+ * JSON pairs come whole: a quoted value may hold escaped quotes (`"p\"w"`), and a JSON document
+ * printed inside a JSON string (graphql-request and many SDKs put the request body into their
+ * message) escapes its own quotes: `\"password\": \"…\"`.
  */
 const SECRET_ASSIGNMENT =
-  /\b([A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|signature|credential|authorization|auth[_-]?key|private[_-]?key|sig|key|sess(?:ion)?[_-]?id))(["']?\s*[:=]\s*)((?:Bearer|Basic|Token|Digest|Negotiate|NTLM)\s+[^\s&;,"'}\])<>]+|"[^"]*"|'[^']*'|[^\s&;,"'}\])<>]+)/gi;
+  /\b([A-Za-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|signature|credential|authorization|auth[_-]?key|private[_-]?key|sig|key|sess(?:ion)?[_-]?id))((?:\\?["'])?\s*[:=]\s*)((?:Bearer|Basic|Token|Digest|Negotiate|NTLM)\s+[^\s&;,"'}\])<>]+|\\"(?:[^"\\]|\\[^"])*\\"|"(?:[^"\\]|\\.)*"|'[^']*'|[^\s&;,"'}\])<>]+)/gi;
 
 /** Well-known key formats whose shape alone identifies them. */
 const KNOWN_KEYS = keyFormatsRegExp();
@@ -181,7 +184,7 @@ function redactWith(text: string, hints: number, gated: boolean): string {
   if ((assigns & ASSIGNS_SECRET) !== 0)
     out = out.replace(SECRET_ASSIGNMENT, (m, name: string, sep: string, value: string) => {
       if (value.includes('[REDACTED')) return m;
-      const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+      const quote = value.startsWith('\\"') ? '\\"' : value[0] === '"' || value[0] === "'" ? value[0] : '';
       return `${name}${sep}${quote}${REDACTED}${quote}`;
     });
   return out;

@@ -214,7 +214,11 @@ function assignsAt(text: string, sign: string, found: number): number {
     while (j >= 0 && isRegExpSpace(text.charCodeAt(j))) j--;
     if (j >= 0) {
       const q = text.charCodeAt(j);
-      if (q === 34 || q === 39) j--;
+      if (q === 34 || q === 39) {
+        j--;
+        // A JSON key printed inside a JSON string: `\"password\":`.
+        if (j >= 0 && text.charCodeAt(j) === 92) j--;
+      }
     }
     if (j < 2) continue;
     // Every name ends in an ASCII letter; `| 32` folds it to lower case (other characters miss the tables).
