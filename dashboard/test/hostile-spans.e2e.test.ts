@@ -31,6 +31,8 @@ const HOSTILE: HostileRequest[] = [
     spanName: 'POST /pay\u2066',
     code: '500',
     message: `${'W'.repeat(65_536)}`,
+    // Within the envelope's raw bounds (3 × 1,000 characters) but longer than a page shows.
+    raw: JSON.stringify({ a: 'A'.repeat(1000), b: 'B'.repeat(1000), c: 'C'.repeat(1000) }),
   },
 ];
 
@@ -97,14 +99,23 @@ describe('hostile spans render inert', () => {
     expect(await flag()).toBeNull();
   }, 60_000);
 
-  it('bidirectional overrides in names are shown neutralised, and a 64 Ki-character word is cut on the request page', async () => {
+  it('bidirectional overrides in names are shown neutralised, and a 64 Ki-character word arrives cut and wraps', async () => {
     await visit(`/request?id=${encodeURIComponent(HOSTILE[1]!.correlationId)}`);
     const text = (await page.getByTestId('span-timeline').textContent()) ?? '';
     expect(text).toContain('invoice⟨U+202E⟩gnp.exe');
     expect(text).toContain('POST /pay⟨U+2066⟩');
     expect(text).not.toContain('\u202E');
+    // The collector bounds a span's own message as the preload does (512 characters), so the
+    // 64 Ki-character word arrives cut, and the page shows no more of it than that.
+    const summary = (await page.getByTestId('envelope').first().locator('summary').textContent()) ?? '';
+    expect(summary).toContain(`${'W'.repeat(511)}…`);
+    expect(summary).not.toContain('W'.repeat(512));
+    // Raw longer than the page shows: cut, with its length and the uncut value one click away.
     const note = page.getByTestId('cut-note').first();
-    expect(await note.textContent()).toMatch(/2,000 of 65,536 characters shown; full value/);
+    expect(await note.textContent()).toMatch(/2,000 of 3,0\d\d characters shown; full value/);
+    expect(await note.locator('a').getAttribute('href')).toMatch(
+      /^\/sql\?query=span_detail&p\.trace_id=[0-9a-f]{32}&p\.span_id=[0-9a-f]{16}$/,
+    );
     const html = await page.content();
     expect(html.length).toBeLessThan(200_000);
     // The page is no wider than the window: the word wraps.
