@@ -46,3 +46,24 @@ export const BAGGAGE_CORRELATION_ID = 'faultline.correlation_id';
  * and on the calls made under it: the workflow's entry service and its steps.
  */
 export const ATTR_ENTRY = 'faultline.entry';
+/**
+ * Who wrote the envelope when it was not the preload: `collector` on a span that arrived without
+ * one and was classified at ingest (collector/src/classify). Absent on preload-classified spans.
+ */
+export const ATTR_CLASSIFIED_BY = 'faultline.classified_by';
+export const CLASSIFIED_BY_COLLECTOR = 'collector';
+
+/**
+ * The envelope's eight fields as span attributes, in envelope order: what the preload writes
+ * (setEnvelope), what the collector writes for a span without one, and what `failures` reads.
+ */
+export const ENVELOPE_ATTRIBUTES = [
+  ATTR_CLASS,
+  ATTR_SOURCE,
+  ATTR_CODE,
+  ATTR_MESSAGE,
+  ATTR_RETRYABLE,
+  ATTR_RETRY_AFTER,
+  ATTR_CORRELATION_ID,
+  ATTR_RAW,
+] as const;

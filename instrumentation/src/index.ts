@@ -1,6 +1,8 @@
 /**
  * Public API of @faultline/instrumentation: the envelope, its classifiers and the retry
- * policies. The preload entry is `@faultline/instrumentation/register`.
+ * policies — the pure core, which loads no OpenTelemetry module (test/entry/pure-core.test.ts).
+ * The preload entry is `@faultline/instrumentation/register`; the programmatic SDK start is
+ * `@faultline/instrumentation/start`.
  */
 
 export * as attributes from './attributes.js';
@@ -31,8 +33,6 @@ export {
 } from './policy/retry-decision.js';
 export { type AttemptRecord, RetryError } from './policy/retry-error.js';
 export { type AttemptContext, type WithRetryOptions, withRetry } from './policy/with-retry.js';
-export { shutdown, start } from './preload/start.js';
-export type { StartOptions } from './preload/types.js';
 export { boundedText, RAW_LIMITS, toRaw } from './raw.js';
 export { isSecretKey, REDACTED, redactText } from './redact.js';
 export { envelopeJsonSchema, modelEnvelopeJsonSchema } from './schema.js';

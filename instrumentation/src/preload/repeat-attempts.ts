@@ -11,6 +11,8 @@ import {
   ATTR_PREVIOUS_CLASS,
   ATTR_PREVIOUS_CODE,
   ATTR_PREVIOUS_MESSAGE,
+  ATTR_RAW,
+  ATTR_RETRY_AFTER,
   ATTR_RETRYABLE,
   ATTR_SOURCE,
 } from '../attributes.js';
@@ -133,11 +135,11 @@ function durationMs(span: ReadableSpan): number {
 /** The envelope as written on the span, read back for the next attempt (and a refused repeat). */
 function envelopeOf(span: ReadableSpan, withRaw: boolean): Envelope {
   const a = span.attributes;
-  const retryAfter = a['faultline.retry_after'];
+  const retryAfter = a[ATTR_RETRY_AFTER];
   let raw: Envelope['raw'] = null;
   if (withRaw) {
     try {
-      raw = JSON.parse(String(a['faultline.raw'] ?? 'null'));
+      raw = JSON.parse(String(a[ATTR_RAW] ?? 'null'));
     } catch {
       raw = null;
     }
