@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 /** Everything the receiver needs to listen and to bound a request; see README "Receiver". */
 export interface ReceiverConfig {
   port: number;
+  /** OTLP/gRPC port, on the same `host`; 0 picks a free one. */
+  grpcPort: number;
   host: string;
   /** When set, `Authorization: Bearer <token>` is required on /v1/traces. */
   token: string | undefined;
@@ -23,6 +25,8 @@ export interface ReceiverConfig {
 /** Options accepted by `startCollector` and the CLI; each falls back to its environment variable. */
 export interface ReceiverOptions {
   port?: number;
+  /** OTLP/gRPC port (env FAULTLINE_OTLP_GRPC_PORT); defaults to 4317, or to 0 when `port` is 0. */
+  grpcPort?: number;
   host?: string;
   token?: string;
   /** Allow a non-loopback `host` without a token (env FAULTLINE_ALLOW_INSECURE_BIND=1). */
@@ -45,6 +49,7 @@ export class ConfigError extends Error {
 
 export const RECEIVER_DEFAULTS = {
   port: 4318,
+  grpcPort: 4317,
   host: '127.0.0.1',
   maxBodyBytes: 16 * 1024 * 1024,
   maxDecompressedBytes: 64 * 1024 * 1024,
@@ -58,6 +63,7 @@ export const RECEIVER_DEFAULTS = {
 
 const INT_SETTINGS = [
   ['port', 'FAULTLINE_OTLP_PORT', 0, 65_535],
+  ['grpcPort', 'FAULTLINE_OTLP_GRPC_PORT', 0, 65_535],
   ['maxBodyBytes', 'FAULTLINE_MAX_BODY_BYTES', 1, 2 ** 31],
   ['maxDecompressedBytes', 'FAULTLINE_MAX_DECOMPRESSED_BYTES', 1, 2 ** 31],
   ['maxSpansPerRequest', 'FAULTLINE_MAX_SPANS_PER_REQUEST', 1, 10_000_000],
@@ -74,7 +80,7 @@ export function resolveReceiverConfig(
 ): ReceiverConfig {
   const ints = {} as Record<(typeof INT_SETTINGS)[number][0], number>;
   for (const [key, variable, min, max] of INT_SETTINGS) {
-    ints[key] = intSetting(options[key], env[variable], RECEIVER_DEFAULTS[key], key, variable, min, max);
+    ints[key] = intSetting(options[key], env[variable], defaultOf(key, ints), key, variable, min, max);
   }
   const host = options.host ?? (env.FAULTLINE_OTLP_HOST || RECEIVER_DEFAULTS.host);
   const tokenSource = options.token ?? env.FAULTLINE_INGEST_TOKEN;
@@ -97,6 +103,15 @@ export function resolveReceiverConfig(
     throw new ConfigError('FAULTLINE_MAX_DECOMPRESSED_BYTES must be at least FAULTLINE_MAX_BODY_BYTES');
   }
   return { ...ints, host, token };
+}
+
+/**
+ * An ephemeral HTTP port (tests, `npm start -- --otlp-port 0`) makes the gRPC default ephemeral too:
+ * otherwise every such collector would race for 4317 and all but one fail to start.
+ */
+function defaultOf(key: (typeof INT_SETTINGS)[number][0], resolved: Partial<Record<string, number>>): number {
+  if (key === 'grpcPort' && resolved.port === 0) return 0;
+  return RECEIVER_DEFAULTS[key];
 }
 
 function intSetting(

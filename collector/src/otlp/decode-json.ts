@@ -30,8 +30,13 @@ export function decodeTracesJson(text: string, limits: DecodeLimits): DecodeResu
   } catch (err) {
     throw new OtlpDecodeError(`invalid JSON: ${(err as Error).message}`);
   }
+  // The root must be an object: `null`, `[]` or `5` is no ExportTraceServiceRequest, and storing
+  // nothing with a 200 would tell a broken client all is well. (Inner nulls still read as absent.)
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new OtlpDecodeError('$: expected an ExportTraceServiceRequest object');
+  }
   const ctx = new DecodeContext(limits);
-  const root = object(parsed, '$');
+  const root = parsed as Json;
   const resourceSpans = array(get(root, 'resourceSpans', 'resource_spans'), 'resourceSpans');
   for (let i = 0; i < resourceSpans.length; i++) {
     decodeResourceSpans(object(resourceSpans[i], `resourceSpans[${i}]`), `resourceSpans[${i}]`, ctx);

@@ -1,8 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ReceiverConfig } from '../config/receiver-config.js';
-import { decodeTraces } from '../otlp/decode-traces.js';
-import { decodedBytesEstimate } from '../otlp/decoded-size.js';
-import { OtlpDecodeError } from '../otlp/otlp-decode-error.js';
 import {
   CONTENT_TYPES,
   encodeExportResponse,
@@ -12,8 +9,9 @@ import {
 } from '../otlp/otlp-responses.js';
 import type { SpanWriter } from '../types.js';
 import { checkBearer } from './check-bearer.js';
-import { type DecodeBudget, DecodeBudgetError } from './decode-budget.js';
-import { BodyError, readBody } from './read-body.js';
+import type { DecodeBudget } from './decode-budget.js';
+import { type ExportOutcome, ingestExport, refuseUnread } from './ingest-export.js';
+import { readBody } from './read-body.js';
 import type { ReceiverStats } from './receiver-stats.js';
 
 export interface TracesHandlerDeps {
@@ -29,9 +27,6 @@ export interface TracesHandlerDeps {
   /** Set when the writer last refused a batch: while its queue is no shorter, refuse unread. */
   saturation?: { queueDepth: number; retryAfter: number; message: string };
 }
-
-/** Seconds a client should wait when the collector is stopping. */
-const CLOSING_RETRY_AFTER = 5;
 
 /** POST /v1/traces per the OTLP/HTTP spec; answers only after the rows are durable. */
 export async function handleTraces(
@@ -68,92 +63,34 @@ export async function handleTraces(
     );
     return;
   }
-  if (deps.isClosing()) {
+  const refused = refuseUnread(deps);
+  if (refused) {
     req.resume();
-    fail(503, RpcCode.UNAVAILABLE, 'collector is shutting down; retry later', {
-      'retry-after': String(CLOSING_RETRY_AFTER),
-    });
+    return answer(res, errorEncoding, stats, refused);
+  }
+  const outcome = await ingestExport(deps, encoding, (budget) => readBody(req, config, budget));
+  // Whatever of the body is still coming is drained, so the 429 reaches the client.
+  if (!outcome.ok && outcome.unread) req.resume();
+  if (!outcome.ok && outcome.status === 413) res.setHeader('connection', 'close');
+  answer(res, encoding, stats, outcome);
+}
+
+/** Sends an outcome as OTLP/HTTP: the ExportTraceServiceResponse, or a google.rpc.Status. */
+function answer(
+  res: ServerResponse,
+  encoding: OtlpEncoding,
+  stats: ReceiverStats,
+  outcome: ExportOutcome,
+): void {
+  if (outcome.ok) {
+    stats.countResponse(200);
+    send(res, 200, encoding, encodeExportResponse(encoding, outcome.rejectedSpans, outcome.message));
     return;
   }
-
-  if (deps.saturation) {
-    // Under overload, refuse before reading and decoding: the cheapest 429 keeps memory and CPU flat.
-    if (deps.writer.stats().queueDepth >= deps.saturation.queueDepth) {
-      req.resume();
-      const { retryAfter, message } = deps.saturation;
-      fail(429, RpcCode.RESOURCE_EXHAUSTED, message, { 'retry-after': String(retryAfter) });
-      return;
-    }
-    deps.saturation = undefined;
-  }
-
-  // Counted until write() is called, so shutdown knows when no more rows can arrive.
-  deps.decoding.count++;
-  // Held from the first body byte until the rows are handed to the writer, which then bounds them.
-  const lease = deps.decodeBudget.lease();
-  let decoded: ReturnType<typeof decodeTraces>;
-  try {
-    const holdFor = (n: number) => n + decodedBytesEstimate(n, encoding);
-    const body = await readBody(req, config, { lease, holdFor });
-    decoded = decodeTraces(body, encoding, config);
-    stats.bodiesDecoded++;
-    stats.bytesDecoded += body.length;
-  } catch (err) {
-    lease.release();
-    deps.decoding.count--;
-    if (err instanceof DecodeBudgetError) {
-      // Whatever of the body is still coming is drained, so the 429 reaches the client.
-      req.resume();
-      fail(429, RpcCode.RESOURCE_EXHAUSTED, err.message, { 'retry-after': String(err.retryAfterSeconds) });
-      return;
-    }
-    if (err instanceof BodyError || err instanceof OtlpDecodeError) {
-      if (err instanceof BodyError && err.status === 413) res.setHeader('connection', 'close');
-      fail(err.status, RpcCode.INVALID_ARGUMENT, err.message);
-      return;
-    }
-    // Anything else escaping a decoder is still bad input (e.g. a RangeError on absurd data).
-    fail(400, RpcCode.INVALID_ARGUMENT, `could not decode the request: ${(err as Error).message}`);
-    return;
-  }
-  const spanCount = decoded.rows.length;
-  let written: Promise<void> | undefined;
-  try {
-    if (spanCount > 0) written = deps.writer.write(decoded.rows);
-  } catch (err) {
-    written = Promise.reject(err);
-  } finally {
-    // The writer has the rows now (serialized, within its own queue bounds): drop ours, so they do
-    // not stay alive until the acknowledgement uncounted by the budget.
-    decoded.rows = [];
-    lease.release();
-    deps.decoding.count--;
-  }
-
-  stats.countInvalidSpans(decoded.rejectedSpans);
-  stats.valuesTruncated += decoded.truncatedValues;
-  if (written) {
-    try {
-      await written;
-    } catch (err) {
-      stats.spansRefusedSaturated += spanCount;
-      const retryAfter = retryAfterOf(err);
-      if (isSaturated(err)) {
-        const message = `collector is saturated; retry after ${retryAfter}s`;
-        const queueDepth = deps.writer.stats().queueDepth;
-        // Only a full memory queue is remembered; a full spool is re-checked on every write.
-        if (queueDepth > 0) deps.saturation = { queueDepth, retryAfter, message };
-        fail(429, RpcCode.RESOURCE_EXHAUSTED, message, { 'retry-after': String(retryAfter) });
-      } else {
-        fail(503, RpcCode.UNAVAILABLE, `spans could not be stored: ${(err as Error).message}; retry later`, {
-          'retry-after': String(retryAfter),
-        });
-      }
-      return;
-    }
-  }
-  stats.countResponse(200);
-  send(res, 200, encoding, encodeExportResponse(encoding, decoded.rejectedSpans, decoded.message));
+  stats.countResponse(outcome.status);
+  const headers: Record<string, string> =
+    outcome.retryAfter === undefined ? {} : { 'retry-after': String(outcome.retryAfter) };
+  send(res, outcome.status, encoding, encodeStatus(encoding, outcome.code, outcome.message), headers);
 }
 
 function encodingOf(contentType: string | undefined): OtlpEncoding | undefined {
@@ -161,15 +98,6 @@ function encodingOf(contentType: string | undefined): OtlpEncoding | undefined {
   if (media === 'application/x-protobuf' || media === 'application/protobuf') return 'protobuf';
   if (media === 'application/json') return 'json';
   return undefined;
-}
-
-function isSaturated(err: unknown): boolean {
-  return err instanceof Error && err.name === 'SaturatedError';
-}
-
-function retryAfterOf(err: unknown): number {
-  const s = (err as { retryAfterSeconds?: unknown })?.retryAfterSeconds;
-  return typeof s === 'number' && s > 0 ? Math.ceil(s) : 1;
 }
 
 function send(

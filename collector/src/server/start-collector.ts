@@ -6,6 +6,7 @@ import {
   type ReceiverOptions,
   resolveReceiverConfig,
 } from '../config/receiver-config.js';
+import { type GrpcReceiver, startGrpcReceiver } from '../grpc/start-grpc-receiver.js';
 import { openStore } from '../store/index.js';
 import type { SpanWriter, Store, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
@@ -30,6 +31,10 @@ export interface Collector {
   host: string;
   /** Base URL, e.g. `http://127.0.0.1:4318`. */
   url: string;
+  /** The bound OTLP/gRPC port (TraceService/Export). */
+  grpcPort: number;
+  /** OTLP/gRPC endpoint as exporters take it, e.g. `http://127.0.0.1:4317` (plaintext). */
+  grpcUrl: string;
   writer: SpanWriter;
   /**
    * Stops accepting, finishes in-flight requests, drains the writer (and closes it, releasing its
@@ -38,7 +43,7 @@ export interface Collector {
   close(): Promise<void>;
 }
 
-/** Starts the OTLP/HTTP receiver (POST /v1/traces, /healthz, /metrics). */
+/** Starts the OTLP/HTTP receiver (POST /v1/traces, /healthz, /metrics) and OTLP/gRPC beside it. */
 export async function startCollector(options: CollectorOptions = {}): Promise<Collector> {
   const config = resolveReceiverConfig(options);
   let ownedStore: Store | undefined;
@@ -73,11 +78,13 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     isClosing: () => closing,
     decoding: { count: 0 },
   };
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, (req, res) => {
-    if (closing) res.setHeader('connection', 'close');
-    const done = route(req, res).catch((err: unknown) => internalError(res, err));
+  const track = (done: Promise<void>) => {
     inFlight.add(done);
     done.finally(() => inFlight.delete(done));
+  };
+  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 }, (req, res) => {
+    if (closing) res.setHeader('connection', 'close');
+    track(route(req, res).catch((err: unknown) => internalError(res, err)));
   });
   // Malformed HTTP never reaches a handler; answer it and keep serving.
   server.on('clientError', (_err, socket) => {
@@ -161,6 +168,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     res.end(body);
   }
 
+  let grpc: GrpcReceiver;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -169,6 +177,12 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
         resolve();
       });
     });
+    try {
+      grpc = await startGrpcReceiver(deps, track);
+    } catch (err) {
+      await new Promise((resolve) => server.close(resolve));
+      throw err;
+    }
   } catch (err) {
     // Nothing was accepted: hand the log and the data directory back before reporting.
     await finishWriter();
@@ -185,7 +199,8 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Requests already past the closing check finish reading and decoding, and hand their rows
-    // to the writer; later ones get 503 + connection: close. Then the writer drains, which
+    // to the writer; later ones get 503 + connection: close (gRPC calls: UNAVAILABLE, the server
+    // stays up to say so until the writer has drained). Then the writer drains, which
     // completes those writes, and their requests are acknowledged (only once durable).
     // A client stalled mid-upload would hold shutdown forever: after the grace period it is cut.
     const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -196,7 +211,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     server.closeIdleConnections();
     const forced = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-    await stopped;
+    await Promise.all([stopped, grpc.shutdown(CLOSE_GRACE_MS)]);
     clearTimeout(forced);
     if (ownedStore) await ownedStore.close();
   }
@@ -205,6 +220,8 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     port: address.port,
     host: address.address,
     url: `http://${urlHost}:${address.port}`,
+    grpcPort: grpc.port,
+    grpcUrl: `http://${grpc.address}`,
     writer: activeWriter,
     close: () => {
       closed ??= close();

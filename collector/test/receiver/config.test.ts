@@ -9,6 +9,7 @@ describe('resolveReceiverConfig', () => {
   it('defaults to 127.0.0.1:4318 with documented limits', () => {
     expect(resolveReceiverConfig({}, {})).toEqual({
       port: 4318,
+      grpcPort: 4317,
       host: '127.0.0.1',
       token: undefined,
       maxBodyBytes: 16 * 1024 * 1024,
@@ -18,6 +19,15 @@ describe('resolveReceiverConfig', () => {
       maxAnyValueDepth: 32,
       maxDecodeBytes: 256 * 1024 * 1024,
     });
+  });
+
+  it('takes the gRPC port from FAULTLINE_OTLP_GRPC_PORT, ephemeral by default when the HTTP port is', () => {
+    expect(resolveReceiverConfig({}, { FAULTLINE_OTLP_GRPC_PORT: '14317' }).grpcPort).toBe(14317);
+    expect(resolveReceiverConfig({ port: 0 }, {}).grpcPort).toBe(0);
+    expect(resolveReceiverConfig({ port: 0, grpcPort: 14317 }, {}).grpcPort).toBe(14317);
+    expect(() => resolveReceiverConfig({}, { FAULTLINE_OTLP_GRPC_PORT: '70000' })).toThrow(
+      /FAULTLINE_OTLP_GRPC_PORT must be an integer from 0 to 65535/,
+    );
   });
 
   it('reads the environment', () => {
