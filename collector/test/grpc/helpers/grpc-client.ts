@@ -14,14 +14,12 @@ export interface GrpcAnswer {
 
 /** One TraceService/Export call with raw request bytes, as any client could send them. */
 export function exportRaw(
-  address: string,
+  target: string | Client,
   body: Buffer,
   options: { token?: string; gzip?: boolean } = {},
 ): Promise<GrpcAnswer> {
-  // 2 = gzip in grpc-js's compression algorithms enum.
-  const client = new Client(address, credentials.createInsecure(), {
-    ...(options.gzip ? { 'grpc.default_compression_algorithm': 2 } : {}),
-  });
+  // A client passed in is the caller's to reuse and close.
+  const client = typeof target === 'string' ? grpcClient(target, options) : target;
   const metadata = new Metadata();
   if (options.token) metadata.set('authorization', `Bearer ${options.token}`);
   const identity = (b: Buffer) => b;
@@ -34,11 +32,19 @@ export function exportRaw(
       metadata,
       { deadline: Date.now() + 15_000 },
       (err, response) => {
-        client.close();
+        if (client !== target) client.close();
         if (err) resolve({ code: err.code, details: err.details, trailers: err.metadata });
         else resolve({ code: 0, details: '', response });
       },
     );
+  });
+}
+
+/** A plain grpc-js client for `host:port`, gzip-compressing its messages when asked. */
+export function grpcClient(address: string, options: { gzip?: boolean } = {}): Client {
+  // 2 = gzip in grpc-js's compression algorithms enum.
+  return new Client(address, credentials.createInsecure(), {
+    ...(options.gzip ? { 'grpc.default_compression_algorithm': 2 } : {}),
   });
 }
 
