@@ -1,4 +1,3 @@
-import { gzipSync } from 'node:zlib';
 import type { Client } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Collector, startCollector } from '../../src/index.js';
