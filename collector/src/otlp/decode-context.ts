@@ -1,3 +1,4 @@
+import { classifyRow } from '../classify/classify-row.js';
 import type { TraceRow } from '../types.js';
 import { sanitizeEnvelopeAttributes } from './envelope-attributes.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
@@ -84,6 +85,8 @@ export class DecodeContext {
    * the same thing is taken as the newer one. The repeats are reported as rejected.
    */
   addRow(row: TraceRow): void {
+    // Classify first: the collector's envelope then passes the same redaction and bounds as any.
+    classifyRow(row);
     sanitizeEnvelopeAttributes(row.SpanAttributes);
     const at = this.spanIndex.claim(row.TraceId, row.SpanId, this.rows.length);
     if (at < 0) {

@@ -1,0 +1,50 @@
+import { classifyError, classifyHttpResponse, type Envelope } from '@faultline/instrumentation';
+import type { TraceRow } from '../types.js';
+import { AWS_CODE_IN_TEXT } from './driver-texts.js';
+import { errorLikeOf, spanErrorOf } from './error-like-of.js';
+import { dbSystemOf, grpcStatusOf, headerValue, httpStatusOf, sourceOf } from './semconv-reads.js';
+
+/**
+ * The envelope the preload would have built for a failed span that arrived without one, from what
+ * the span's instrumentation left: the same pure classifiers, fed the status, the driver's code
+ * and the exception event in the shapes they read. Call only for spans that show a failure.
+ */
+export function envelopeOfRow(row: TraceRow, correlationId: string): Envelope {
+  const attrs = row.SpanAttributes;
+  const system = dbSystemOf(attrs);
+  const ctx = { source: sourceOf(attrs), system, correlationId };
+  const err = spanErrorOf(row);
+  const status = httpStatusOf(attrs);
+
+  // An AWS SDK span: the service's error code names the failure better than the HTTP status
+  // (a ThrottlingException comes with a 400).
+  const aws = AWS_CODE_IN_TEXT.exec(err.message);
+  if (aws !== null) {
+    const code = (aws[1] ?? aws[2])!;
+    return classifyError(
+      {
+        name: code,
+        message: err.message,
+        $fault: status !== undefined && status >= 500 ? 'server' : 'client',
+        $metadata: { httpStatusCode: status },
+      },
+      { ...ctx, source: ctx.source ?? 'sdk' },
+    );
+  }
+  if (status !== undefined && status >= (row.SpanKind === 'Server' ? 500 : 400)) {
+    const retryAfter = headerValue(attrs, 'http.response.header.retry-after');
+    const headers = retryAfter === undefined ? undefined : { 'retry-after': retryAfter };
+    return classifyHttpResponse({ status, headers }, { ...ctx, source: ctx.source ?? 'http' }) as Envelope;
+  }
+  const grpc = grpcStatusOf(attrs);
+  if (grpc !== undefined && grpc !== 0) {
+    // grpc-js errors carry the numeric status as `code` and the server's text as `details`; the
+    // message of grpc-js and grpc-java alike is "<code> <STATUS>: <details>" / "STATUS: details".
+    const details = err.message.replace(/^(\d+ )?[A-Z_]+: /, '');
+    return classifyError(
+      { name: err.type ?? 'Error', code: grpc, details, message: err.message, metadata: {} },
+      ctx,
+    );
+  }
+  return classifyError(errorLikeOf(err, system, attrs['db.response.status_code']), ctx);
+}

@@ -1,0 +1,103 @@
+import type { TraceRow } from '../types.js';
+import {
+  MSSQL_NUMBER_BY_TEXT,
+  MYSQL_ERRNO_BY_TEXT,
+  MYSQL_ERRNO_IN_TEXT,
+  NODE_SOCKET_CODE,
+  SOCKET_CODE_BY_TEXT,
+} from './driver-texts.js';
+import { SQLSTATE_BY_CONDITION, SQLSTATE_BY_TEXT, SQLSTATE_IN_TEXT } from './postgres-conditions.js';
+
+/** What a span says about its error: the exception event, else the status message. */
+export interface SpanError {
+  /** `exception.type` (a class name: "psycopg2.errors.DeadlockDetected", "*pgconn.PgError"). */
+  type: string | undefined;
+  message: string;
+  errorType: string | undefined;
+}
+
+export function spanErrorOf(row: TraceRow): SpanError {
+  const at = row['Events.Name'].indexOf('exception');
+  const event = at >= 0 ? row['Events.Attributes'][at] : undefined;
+  const attrs = row.SpanAttributes;
+  const message =
+    event?.['exception.message'] || row.StatusMessage || attrs['grpc.error_message'] || 'operation failed';
+  const errorType = attrs['error.type'];
+  return {
+    type: event?.['exception.type'] || undefined,
+    message,
+    errorType: errorType && errorType !== '_OTHER' ? errorType : undefined,
+  };
+}
+
+/** The last segment of a qualified class name: psycopg2.errors.DeadlockDetected → DeadlockDetected. */
+function shortName(type: string | undefined): string | undefined {
+  if (type === undefined) return undefined;
+  return /([A-Za-z0-9_]+)$/.exec(type)?.[1];
+}
+
+function firstMatch<T>(table: ReadonlyArray<readonly [RegExp, T]>, text: string): T | undefined {
+  for (const [re, value] of table) if (re.test(text)) return value;
+  return undefined;
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+const INTEGER = /^-?\d+$/;
+
+/**
+ * The driver error the span describes, in the shape the typed classifiers read (pg `code`, mysql
+ * `errno`, tedious `number`, Node `code` + `syscall`), with the most specific code the span states
+ * or its text honestly implies; a plain `{ name, message }` when it implies none.
+ */
+export function errorLikeOf(err: SpanError, system: string | undefined, dbStatus: string | undefined) {
+  const name = err.type ?? err.errorType ?? 'Error';
+  const out: Record<string, unknown> = { name, message: err.message };
+  const text = err.message;
+  if (system === 'postgresql') {
+    const m = SQLSTATE_IN_TEXT.exec(text);
+    const code =
+      (dbStatus && SQLSTATE.test(dbStatus) ? dbStatus : undefined) ??
+      (m ? (m[1] ?? m[2]) : undefined) ??
+      SQLSTATE_BY_CONDITION[shortName(err.type) ?? ''] ??
+      (err.errorType && SQLSTATE.test(err.errorType) ? err.errorType : undefined) ??
+      firstMatch(SQLSTATE_BY_TEXT, text);
+    if (code !== undefined) {
+      out.code = code;
+      return out;
+    }
+  } else if (system === 'mysql' || system === 'mariadb') {
+    const m = MYSQL_ERRNO_IN_TEXT.exec(text);
+    const errno =
+      (dbStatus && INTEGER.test(dbStatus) ? Number(dbStatus) : undefined) ??
+      (m ? Number(m[1] ?? m[3]) : undefined) ??
+      firstMatch(MYSQL_ERRNO_BY_TEXT, text);
+    if (errno !== undefined) {
+      out.errno = errno;
+      if (m?.[2]) out.sqlState = m[2];
+      return out;
+    }
+  } else if (system === 'microsoft.sql_server') {
+    const number =
+      (dbStatus && INTEGER.test(dbStatus) ? Number(dbStatus) : undefined) ??
+      firstMatch(MSSQL_NUMBER_BY_TEXT, text);
+    if (number !== undefined) {
+      out.number = number;
+      return out;
+    }
+    // instrumentation-tedious leaves tedious's own code (ETIMEOUT, ELOGIN…) when no server number.
+    if (dbStatus) {
+      out.code = dbStatus;
+      return out;
+    }
+  }
+  const code =
+    NODE_SOCKET_CODE.exec(text)?.[1] ?? firstMatch(SOCKET_CODE_BY_TEXT, `${text} ${err.type ?? ''}`);
+  if (code !== undefined) {
+    out.code = code;
+    out.syscall = code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'getaddrinfo' : 'connect';
+    return out;
+  }
+  // A code-shaped error.type (semconv: "the error's code when it has one") is kept as the code.
+  if (err.errorType && /^[A-Z][A-Z0-9_]+$/.test(err.errorType)) out.code = err.errorType;
+  return out;
+}

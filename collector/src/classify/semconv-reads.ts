@@ -1,0 +1,93 @@
+/**
+ * What a span's attributes say, read in both the old and the stable semantic conventions. Values
+ * arrive stringified (collector/src/types.ts): numbers in decimal, string arrays as JSON.
+ */
+type Attrs = Record<string, string>;
+
+/** Semconv `db.system` / `db.system.name` values (old and new names) → the classifier's `system`. */
+const DB_SYSTEMS: Record<string, string> = {
+  postgresql: 'postgresql',
+  mysql: 'mysql',
+  mariadb: 'mariadb',
+  mssql: 'microsoft.sql_server',
+  'microsoft.sql_server': 'microsoft.sql_server',
+  redis: 'redis',
+  mongodb: 'mongodb',
+};
+
+export function dbSystemOf(attrs: Attrs): string | undefined {
+  const raw = attrs['db.system.name'] ?? attrs['db.system'];
+  return raw === undefined || raw === '' ? undefined : (DB_SYSTEMS[raw] ?? raw);
+}
+
+/** `http.response.status_code` (stable) or `http.status_code` (old). */
+export function httpStatusOf(attrs: Attrs): number | undefined {
+  const raw = attrs['http.response.status_code'] ?? attrs['http.status_code'];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 100 && n <= 999 ? n : undefined;
+}
+
+/** gRPC status names, index = numeric code (grpc/doc/statuscodes.md). */
+const GRPC_STATUS = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+];
+
+/**
+ * The gRPC status: `rpc.grpc.status_code` (old, an integer) or `rpc.response.status_code` (RPC
+ * semconv 1.37+, the status name, e.g. "UNAVAILABLE"); undefined when neither is present.
+ */
+export function grpcStatusOf(attrs: Attrs): number | undefined {
+  const old = attrs['rpc.grpc.status_code'];
+  if (old !== undefined && /^\d{1,2}$/.test(old) && Number(old) < GRPC_STATUS.length) return Number(old);
+  if (attrs['rpc.system'] !== 'grpc' && attrs['rpc.system.name'] !== 'grpc') return undefined;
+  const name = attrs['rpc.response.status_code'];
+  if (name === undefined) return undefined;
+  const at = GRPC_STATUS.indexOf(name.toUpperCase());
+  return at >= 0 ? at : undefined;
+}
+
+/** The envelope `source` for the kind of tool that failed, as the preload's sourceOf decides it. */
+export function sourceOf(attrs: Attrs): string | undefined {
+  const rpc = attrs['rpc.system.name'] ?? attrs['rpc.system'];
+  // Before the db check: DynamoDB spans carry db.system too, yet their failures are the SDK's.
+  if (rpc === 'aws-api') return 'sdk';
+  if (attrs['db.system.name'] !== undefined || attrs['db.system'] !== undefined) return 'db';
+  if (rpc !== undefined) return 'rpc';
+  if (attrs['http.request.method'] !== undefined || attrs['http.method'] !== undefined) return 'http';
+  return undefined;
+}
+
+/**
+ * A captured header (`http.request.header.<name>`): the SDKs record a string array, which arrives
+ * as JSON ('["abc"]'); some record a plain string. The first value, trimmed; undefined when empty.
+ */
+export function headerValue(attrs: Attrs, key: string): string | undefined {
+  const raw = attrs[key];
+  if (raw === undefined) return undefined;
+  let value: unknown = raw;
+  if (raw.startsWith('[')) {
+    try {
+      value = (JSON.parse(raw) as unknown[])[0];
+    } catch {
+      value = raw;
+    }
+  }
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}

@@ -1,0 +1,37 @@
+import type { TraceRow } from '../../src/types.js';
+
+export const TRACE_ID = '5b8efff798038103d269b633813fc60c';
+
+/** A stored row as decode builds it, with the fields a case sets; defaults are a plain client span. */
+export function spanRow(init: {
+  kind?: string;
+  status?: 'Unset' | 'Ok' | 'Error';
+  statusMessage?: string;
+  attrs?: Record<string, string>;
+  exception?: Record<string, string>;
+}): TraceRow {
+  return {
+    Timestamp: '1732886400.000000000',
+    TraceId: TRACE_ID,
+    SpanId: 'eee19b7ec3c1b174',
+    ParentSpanId: '',
+    TraceState: '',
+    SpanName: 'span',
+    SpanKind: init.kind ?? 'Client',
+    ServiceName: 'svc',
+    ResourceAttributes: {},
+    ScopeName: '',
+    ScopeVersion: '',
+    SpanAttributes: { ...init.attrs },
+    Duration: 1000,
+    StatusCode: init.status ?? 'Unset',
+    StatusMessage: init.statusMessage ?? '',
+    'Events.Timestamp': init.exception ? ['1732886400.000000001'] : [],
+    'Events.Name': init.exception ? ['exception'] : [],
+    'Events.Attributes': init.exception ? [init.exception] : [],
+    'Links.TraceId': [],
+    'Links.SpanId': [],
+    'Links.TraceState': [],
+    'Links.Attributes': [],
+  };
+}
