@@ -4,14 +4,14 @@
 // Against a ClickHouse server (FAULTLINE_CLICKHOUSE_URL) the two halves can also run apart, each
 // with `--only`, since the server, not a local directory, is then what they share.
 //
-//   npm start [-- --port 3000 --otlp-port 4318 --host 127.0.0.1 --only collector|dashboard]
-//   env: PORT / FAULTLINE_DASHBOARD_PORT, FAULTLINE_OTLP_PORT, FAULTLINE_DASHBOARD_HOST,
+//   npm start [-- --port 3000 --otlp-port 4318 --otlp-grpc-port 4317 --host 127.0.0.1 --only collector|dashboard]
+//   env: PORT / FAULTLINE_DASHBOARD_PORT, FAULTLINE_OTLP_PORT, FAULTLINE_OTLP_GRPC_PORT, FAULTLINE_DASHBOARD_HOST,
 //        FAULTLINE_DATA_DIR or FAULTLINE_CLICKHOUSE_URL (see collector), FAULTLINE_SLO_TARGET,
 //        FAULTLINE_DASHBOARD_TOKEN / _USERS_FILE / _TRUSTED_PROXIES / _PUBLIC_URL / _ALLOWED_HOSTS.
 // Every dashboard request passes the gate in dashboard/src/server/auth/ before Next sees it
 // (Host, Origin, body type, sign-in); beyond loopback the dashboard will not start without an auth mode.
 // Port 0 picks a free port; the chosen URLs are printed as `faultline: dashboard <url>` and
-// `faultline: otlp <url>` lines (tests read them).
+// `faultline: otlp <url>` lines (tests read them), and OTLP/gRPC's as `faultline: otlp-grpc <host:port>`.
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +26,7 @@ Runs the OTLP/HTTP collector and the dashboard in one process (default), or one 
 Options:
   --port <n>              dashboard port (PORT / FAULTLINE_DASHBOARD_PORT, default 3000; 0 = any free port)
   --otlp-port <n>         OTLP/HTTP port (FAULTLINE_OTLP_PORT, default 4318; 0 = any free port)
+  --otlp-grpc-port <n>    OTLP/gRPC port (FAULTLINE_OTLP_GRPC_PORT, default 4317; 0 when --otlp-port is 0)
   --host <addr>           dashboard address (FAULTLINE_DASHBOARD_HOST, default 127.0.0.1)
   --clickhouse-url <url>  a ClickHouse server's HTTP URL instead of embedded chDB
                           (FAULTLINE_CLICKHOUSE_URL; _USER, _PASSWORD, _DATABASE from the environment)
@@ -62,6 +63,7 @@ try {
     options: {
       port: { type: 'string' },
       'otlp-port': { type: 'string' },
+      'otlp-grpc-port': { type: 'string' },
       host: { type: 'string' },
       'clickhouse-url': { type: 'string' },
       only: { type: 'string' },
@@ -99,6 +101,9 @@ const runCollector = only !== 'dashboard';
 const runDashboard = only !== 'collector';
 const dashboardPort = port('--port', args.port ?? env.FAULTLINE_DASHBOARD_PORT ?? env.PORT, 3000);
 const otlpPort = port('--otlp-port', args['otlp-port'] ?? env.FAULTLINE_OTLP_PORT, 4318);
+// Unset: the collector's own default (FAULTLINE_OTLP_GRPC_PORT, else 4317, else 0 beside an ephemeral HTTP port).
+const grpcPort =
+  args['otlp-grpc-port'] === undefined ? undefined : port('--otlp-grpc-port', args['otlp-grpc-port']);
 const host = args.host ?? env.FAULTLINE_DASHBOARD_HOST ?? '127.0.0.1';
 
 // Checked before anything opens: a dashboard beyond loopback without an auth mode, or a bad
@@ -128,13 +133,17 @@ const store = await openStore().catch((err) => explain('opening the store', err)
 
 let collector;
 if (runCollector) {
-  collector = await startCollector({ store, port: otlpPort }).catch((err) =>
-    explain(`starting the OTLP receiver on port ${otlpPort} (--otlp-port / FAULTLINE_OTLP_PORT)`, err),
+  collector = await startCollector({ store, port: otlpPort, grpcPort }).catch((err) =>
+    explain(
+      `starting the OTLP receiver on port ${otlpPort} (--otlp-port / FAULTLINE_OTLP_PORT) and its gRPC port (--otlp-grpc-port / FAULTLINE_OTLP_GRPC_PORT)`,
+      err,
+    ),
   );
   const otlpUrl = `http://${env.FAULTLINE_OTLP_HOST ?? '127.0.0.1'}:${collector.port}`;
   // The empty state tells users where to point OTEL_EXPORTER_OTLP_ENDPOINT.
   env.FAULTLINE_OTLP_ENDPOINT = otlpUrl;
   console.log(`faultline: otlp ${otlpUrl}/v1/traces`);
+  console.log(`faultline: otlp-grpc ${collector.grpcUrl.replace(/^http:\/\//, '')}`);
 }
 
 let app;
