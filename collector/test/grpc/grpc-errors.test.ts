@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { Client } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Collector, startCollector } from '../../src/index.js';
@@ -162,6 +163,31 @@ describe('overload and shutdown', () => {
     } finally {
       await tiny.close();
       await small.close();
+    }
+  });
+
+  it('shares the decode budget with /v1/traces: RESOURCE_EXHAUSTED with RetryInfo while HTTP holds it', async () => {
+    const writer = heldWriter();
+    const shared = await startCollector({ port: 0, writer, maxDecodeBytes: 1024 * 1024 });
+    // An HTTP upload that sends 1.5 MiB of a declared 4 MiB and stalls holds the whole budget.
+    const upload = httpRequest(`${shared.url}/v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(4 * 1024 * 1024) },
+    });
+    upload.on('error', () => {});
+    upload.write(Buffer.alloc(1536 * 1024, 0x20));
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      const body = request([span(newTraceId(), '0000000000000021', 'GET /budget')]);
+      const answer = await exportRaw(`127.0.0.1:${shared.grpcPort}`, body);
+      expect(answer.code).toBe(8);
+      expect(answer.details).toMatch(/FAULTLINE_MAX_DECODE_BYTES/);
+      expect(retryDelaySeconds(answer.trailers)).toBeGreaterThan(0);
+      expect(writer.rows).toHaveLength(0);
+    } finally {
+      upload.destroy();
+      writer.release();
+      await shared.close();
     }
   });
 
