@@ -7,11 +7,12 @@ import { openTestStore, type TestStore } from '../receiver/helpers/test-store.js
 
 /**
  * End to end with no Faultline preload: a real child process under stock
- * @opentelemetry/auto-instrumentations-node exports over OTLP/HTTP protobuf to the collector,
- * against the local HTTP server, a refused port, PostgreSQL, MariaDB and Redis. Every failed call
- * must become a `failures` row with the class and code the failure means.
+ * @opentelemetry/auto-instrumentations-node exports to the collector over OTLP/HTTP protobuf and
+ * over OTLP/gRPC, against the local HTTP server, a refused port, PostgreSQL, MariaDB and Redis.
+ * Every failed call must become a `failures` row with the class and code the failure means.
  */
 const run = promisify(execFile);
+const TOKEN = 'stock-otel-test-token-0123456789';
 let ts: TestStore;
 let collector: Collector;
 
@@ -20,6 +21,7 @@ beforeAll(async () => {
   collector = await startCollector({
     port: 0,
     store: ts.store,
+    token: TOKEN,
     writerOptions: { spoolDir: ts.spoolDir, maxBatchDelayMs: 10 },
   });
 });
@@ -41,9 +43,13 @@ interface FailureRow {
   correlation_id: string;
 }
 
-describe('stock OpenTelemetry JS auto-instrumentation, no preload', () => {
+describe.each([
+  ['http/protobuf', () => collector.url],
+  ['grpc', () => collector.grpcUrl],
+])('stock OpenTelemetry JS auto-instrumentation, no preload, over %s', (protocol, endpoint) => {
   it('every failed call becomes a failures row, one correlation id for the request', async () => {
-    const service = `stock-${process.pid}`;
+    const service = `stock-${protocol.replace('/', '-')}-${process.pid}`;
+    const { NODE_OPTIONS: _omit, ...inherited } = process.env;
     const child = await run(
       process.execPath,
       [
@@ -53,13 +59,14 @@ describe('stock OpenTelemetry JS auto-instrumentation, no preload', () => {
       ],
       {
         env: {
-          ...process.env,
+          ...inherited,
           OTEL_SERVICE_NAME: service,
           OTEL_TRACES_EXPORTER: 'otlp',
           OTEL_METRICS_EXPORTER: 'none',
           OTEL_LOGS_EXPORTER: 'none',
-          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
-          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+          OTEL_EXPORTER_OTLP_ENDPOINT: endpoint(),
+          OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${TOKEN}`,
           OTEL_NODE_RESOURCE_DETECTORS: 'env',
           OTEL_BSP_SCHEDULE_DELAY: '100',
           OTEL_LOG_LEVEL: 'warn',
