@@ -6,7 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 
-const PACKAGES = [{ name: 'chromium', binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' }];
+const PACKAGES = [
+  { name: 'chromium', binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+  // The burn-rate alert tests deliver to a real Alertmanager on a loopback port.
+  { name: 'prometheus-alertmanager', binary: '/usr/bin/prometheus-alertmanager' },
+];
 const SERVICES = [
   { name: 'PostgreSQL', port: 5432 },
   { name: 'MariaDB', port: 3306 },

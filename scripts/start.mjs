@@ -7,6 +7,7 @@
 //   npm start [-- --port 3000 --otlp-port 4318 --otlp-grpc-port 4317 --host 127.0.0.1 --only collector|dashboard]
 //   env: PORT / FAULTLINE_DASHBOARD_PORT, FAULTLINE_OTLP_PORT, FAULTLINE_OTLP_GRPC_PORT, FAULTLINE_DASHBOARD_HOST,
 //        FAULTLINE_DATA_DIR or FAULTLINE_CLICKHOUSE_URL (see collector), FAULTLINE_SLO_TARGET,
+//        FAULTLINE_ALERTMANAGER_URL, FAULTLINE_ALERT_WEBHOOK_URL, FAULTLINE_ALERT_INTERVAL_S, FAULTLINE_ALERT_RULES,
 //        FAULTLINE_DASHBOARD_TOKEN / _USERS_FILE / _TRUSTED_PROXIES / _PUBLIC_URL / _ALLOWED_HOSTS.
 // Every dashboard request passes the gate in dashboard/src/server/auth/ before Next sees it
 // (Host, Origin, body type, sign-in); beyond loopback the dashboard will not start without an auth mode.
@@ -146,6 +147,25 @@ if (runCollector) {
   console.log(`faultline: otlp-grpc ${collector.grpcUrl.replace(/^http:\/\//, '')}`);
 }
 
+// Burn-rate alerts run beside the collector (the role that owns writing): evaluated every
+// FAULTLINE_ALERT_INTERVAL_S, delivered in the background so ingest never waits for a receiver.
+let alerts;
+if (runCollector) {
+  const { createAlertEvaluator, resolveAlertConfig } = await import('@faultline/collector');
+  let config;
+  try {
+    config = resolveAlertConfig(env);
+  } catch (err) {
+    fail(err.message);
+  }
+  alerts = createAlertEvaluator({ store, config });
+  alerts.start();
+  const to = [config.alertmanagerUrl && 'alertmanager', config.webhookUrl && 'webhook'].filter(Boolean);
+  console.log(
+    `faultline: alerts every ${config.intervalS}s${to.length ? ` to ${to.join(', ')}` : ' (no receiver set)'}`,
+  );
+}
+
 let app;
 let server;
 if (runDashboard) {
@@ -201,6 +221,7 @@ async function shutdown(signal) {
   server?.close();
   server?.closeAllConnections?.();
   try {
+    await alerts?.stop();
     await collector?.close();
     await app?.close?.();
     await store.close();

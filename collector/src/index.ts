@@ -1,3 +1,5 @@
+export * from './alerts/index.js';
+export * from './budget/index.js';
 export { waitForInserted } from './client/wait-for-inserted.js';
 export { CLI_USAGE, type CliArgs, parseCliArgs } from './config/parse-cli-args.js';
 export {

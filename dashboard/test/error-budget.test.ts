@@ -6,7 +6,7 @@ const DAY = 86_400;
 const TO = 1_800_000_000;
 const counts = (range: number, windows: Partial<BudgetCounts['windows']>, period: number): BudgetCounts => ({
   range,
-  windows: { '5m': 0, '1h': 0, '6h': 0, '3d': 0, ...windows },
+  windows: { '5m': 0, '30m': 0, '1h': 0, '6h': 0, '3d': 0, ...windows },
   period,
 });
 

@@ -1,15 +1,9 @@
-import { BURN_WINDOWS, type BurnWindow } from '../lib/budget-settings';
+import { BURN_WINDOWS, budgetCounts, callBudgetInputs } from '../lib/budget-settings';
 import { budgetQueryParams, type DashboardParams } from '../lib/dashboard-params';
 import { type BudgetCounts, type BudgetInput, computeBudgets, type ServiceBudget } from '../lib/error-budget';
 import { num, panelQuery, str } from './run-panel-query';
 
-type Row = Record<string, unknown>;
-
-function counts(r: Row, prefix: string, rangeKey: string, periodKey: string): BudgetCounts {
-  const windows = {} as Record<BurnWindow, number>;
-  for (const w of BURN_WINDOWS) windows[w.key] = num(r[`${prefix}_${w.key}`]);
-  return { range: num(r[rangeKey]), windows, period: num(r[periodKey]) };
-}
+const counts = budgetCounts;
 
 function add(a: BudgetCounts, b: BudgetCounts): BudgetCounts {
   const windows = { ...a.windows };
@@ -24,32 +18,7 @@ async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
     panelQuery('budget_calls', params),
     panelQuery('budget_failures', params),
   ]);
-  const byService = new Map<string, BudgetInput>();
-  for (const r of calls) {
-    byService.set(str(r.service), {
-      service: str(r.service),
-      total: counts(r, 'calls', 'range_calls', 'period_calls'),
-      firstSeenS: num(r.first_seen),
-      failuresByClass: {},
-      propagated: 0,
-    });
-  }
-  const allInRange = new Map<string, number>();
-  for (const r of failures) {
-    const input = byService.get(str(r.service));
-    if (!input) continue;
-    const cls = str(r.class);
-    if (cls === '') {
-      allInRange.set(input.service, num(r.range_all_failures));
-      continue;
-    }
-    input.failuresByClass[cls] = counts(r, 'failures', 'range_failures', 'period_failures');
-  }
-  for (const input of byService.values()) {
-    const firstHand = Object.values(input.failuresByClass).reduce((s, c) => s + c.range, 0);
-    input.propagated = Math.max(0, (allInRange.get(input.service) ?? 0) - firstHand);
-  }
-  return [...byService.values()];
+  return callBudgetInputs(calls, failures);
 }
 
 /** The entry service's requests: each workflow's root server span, failed ones by first-hand cause. */
@@ -58,7 +27,11 @@ async function requestInputs(p: DashboardParams): Promise<BudgetInput[]> {
   const { source: _source, ...params } = budgetQueryParams(p);
   const rows = await panelQuery('budget_requests', params);
   const byService = new Map<string, BudgetInput>();
-  const zero = (): BudgetCounts => ({ range: 0, windows: { '5m': 0, '1h': 0, '6h': 0, '3d': 0 }, period: 0 });
+  const zero = (): BudgetCounts => ({
+    range: 0,
+    windows: { '5m': 0, '30m': 0, '1h': 0, '6h': 0, '3d': 0 },
+    period: 0,
+  });
   for (const r of rows) {
     const service = str(r.service);
     const input = byService.get(service) ?? {

@@ -12,6 +12,7 @@ SELECT
   class,
   countIf(Timestamp >= {from:DateTime}) AS range_failures,
   countIf(Timestamp >= {to:DateTime} - INTERVAL 5 MINUTE) AS failures_5m,
+  countIf(Timestamp >= {to:DateTime} - INTERVAL 30 MINUTE) AS failures_30m,
   countIf(Timestamp >= {to:DateTime} - INTERVAL 1 HOUR) AS failures_1h,
   countIf(Timestamp >= {to:DateTime} - INTERVAL 6 HOUR) AS failures_6h,
   countIf(Timestamp >= {to:DateTime} - INTERVAL 3 DAY) AS failures_3d,
@@ -23,7 +24,7 @@ UNION ALL
 SELECT
   ServiceName AS service,
   '' AS class,
-  0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0,
   count() AS range_all_failures
 FROM failures
 WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}

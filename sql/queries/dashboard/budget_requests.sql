@@ -5,6 +5,7 @@ SELECT
   if(failed, if(first_failure_class = '', 'unclassified', first_failure_class), '') AS class,
   countIf(started >= {from:DateTime}) AS range_requests,
   countIf(started >= {to:DateTime} - INTERVAL 5 MINUTE) AS requests_5m,
+  countIf(started >= {to:DateTime} - INTERVAL 30 MINUTE) AS requests_30m,
   countIf(started >= {to:DateTime} - INTERVAL 1 HOUR) AS requests_1h,
   countIf(started >= {to:DateTime} - INTERVAL 6 HOUR) AS requests_6h,
   countIf(started >= {to:DateTime} - INTERVAL 3 DAY) AS requests_3d,

@@ -1,0 +1,273 @@
+import { callBudgetInputs, computeBudget } from '../budget/index.js';
+import type { Store } from '../types.js';
+import { insertBatch } from '../writer/insert-batch.js';
+import type { AlertConfig } from './alert-config.js';
+import { type AlertDelivery, createAlertDelivery } from './alert-delivery.js';
+import type { AlertBreakdown, AlertNotice, DeliveryOutcome } from './alert-types.js';
+import { type BurnFinding, judgeBurn, windowSeconds } from './judge-burn.js';
+
+type Row = Record<string, unknown>;
+
+export interface AlertEvaluatorOptions {
+  store: Store;
+  config: AlertConfig;
+  /** Epoch ms; tests pass a clock they control. */
+  now?: () => number;
+  delivery?: AlertDelivery;
+  /** Retry timing of the receivers (tests shorten it). */
+  post?: import('./post-json.js').PostOptions;
+}
+
+interface StoredState {
+  state: 'firing' | 'resolved';
+  alertname: string;
+  service: string;
+  severity: string;
+  class: string;
+  startedMs: number;
+}
+
+export interface AlertEvaluator {
+  /** One evaluation at now(): the notices it produced (transitions and re-sends). */
+  evaluate(): Promise<AlertNotice[]>;
+  /** Evaluates every config.intervalS seconds until stop(). */
+  start(): void;
+  stop(): Promise<void>;
+  /** Waits for queued deliveries. */
+  idle(): Promise<void>;
+  firing(): AlertNotice[];
+}
+
+const THREE_DAYS_S = 3 * 86_400;
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
+  const { store, config } = o;
+  const now = o.now ?? Date.now;
+  const delivery =
+    o.delivery ??
+    createAlertDelivery({
+      alertmanagerUrl: config.alertmanagerUrl,
+      webhookUrl: config.webhookUrl,
+      post: o.post,
+      now,
+      onOutcome: recordDelivery,
+    });
+  let states: Map<string, StoredState> | null = null;
+  const current = new Map<string, AlertNotice>();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+
+  async function recordDelivery(d: DeliveryOutcome): Promise<void> {
+    const row = {
+      at: seconds(d.atMs),
+      alert_key: d.key,
+      receiver: d.receiver,
+      state: d.status,
+      ok: d.ok,
+      attempts: d.attempts,
+      status: d.httpStatus,
+      error: d.error.slice(0, 2000),
+    };
+    await insertBatch(store.client, `${JSON.stringify(row)}\n`, { table: 'alert_deliveries' });
+  }
+
+  async function loadStates(): Promise<Map<string, StoredState>> {
+    const { rows } = await store.runNamed<Row>('alerts/alert_states');
+    const m = new Map<string, StoredState>();
+    for (const r of rows)
+      m.set(String(r.alert_key), {
+        state: r.state === 'firing' ? 'firing' : 'resolved',
+        alertname: String(r.alertname),
+        service: String(r.service),
+        severity: String(r.severity),
+        class: String(r.class),
+        startedMs: Number(r.started_ms),
+      });
+    return m;
+  }
+
+  async function breakdown(service: string, fromS: number, toS: number): Promise<AlertBreakdown> {
+    const { rows } = await store.runNamed<Row>('alerts/alert_breakdown', { service, from: fromS, to: toS });
+    const top = rows[0];
+    return {
+      classes: [],
+      topSource: top ? String(top.source) : null,
+      topCode: top ? String(top.code) : null,
+      top: top
+        ? {
+            class: String(top.class),
+            source: String(top.source),
+            code: String(top.code),
+            failures: Number(top.failures),
+          }
+        : null,
+    };
+  }
+
+  function link(service: string, fromS: number, toS: number): string {
+    const q = new URLSearchParams({ service, from: String(fromS), to: String(toS) });
+    return `${config.dashboardUrl}/?${q}`;
+  }
+
+  async function notice(
+    f: BurnFinding,
+    nowMs: number,
+    started: StoredState | undefined,
+  ): Promise<AlertNotice> {
+    const toS = Math.floor(nowMs / 1000);
+    const fromS = toS - windowSeconds(f.rule.long);
+    const b = await breakdown(f.service, fromS, toS);
+    b.classes = f.classes;
+    const dominant = started?.class ?? f.classes[0]?.class ?? 'unclassified';
+    const share = f.classes[0]
+      ? `${Math.round(f.classes[0].share * 100)}% ${f.classes[0].class}`
+      : 'no class';
+    const from = b.top && b.top.class === f.classes[0]?.class ? ` from ${b.top.source} ${b.top.code}` : '';
+    return {
+      key: f.key,
+      alertname: f.alertname,
+      service: f.service,
+      severity: f.severity,
+      class: dominant,
+      status: 'firing',
+      startsAtMs: started?.startedMs ?? nowMs,
+      endsAtMs: nowMs + Math.max(4 * config.intervalS, 180) * 1000,
+      window: { long: f.rule.long, short: f.rule.short, factor: f.rule.factor },
+      burnLong: f.burnLong,
+      burnShort: f.burnShort,
+      burn: f.burn,
+      breakdown: b,
+      summary: `${f.service}: ${f.burnLong.toFixed(1)}× burn over ${f.rule.long} (${f.burnShort.toFixed(1)}× over ${f.rule.short}), ${share}${from}`,
+      dashboardUrl: link(f.service, fromS, toS),
+    };
+  }
+
+  async function recordTransition(n: AlertNotice, atMs: number): Promise<void> {
+    const row = {
+      at: seconds(atMs),
+      alert_key: n.key,
+      alertname: n.alertname,
+      service: n.service,
+      severity: n.severity,
+      class: n.class,
+      state: n.status,
+      started_at: seconds(n.startsAtMs),
+      burn_long: n.burnLong,
+      burn_short: n.burnShort,
+      summary: n.summary,
+      breakdown: JSON.stringify(n.breakdown),
+    };
+    await insertBatch(store.client, `${JSON.stringify(row)}\n`, { table: 'alert_events' });
+  }
+
+  async function evaluate(): Promise<AlertNotice[]> {
+    states ??= await loadStates();
+    const nowMs = now();
+    const toS = Math.floor(nowMs / 1000);
+    // The windows end now; the longest is 3 d, so that is all the budget queries read.
+    const params = {
+      from: toS - THREE_DAYS_S,
+      to: toS,
+      period_from: toS - THREE_DAYS_S,
+      service: '',
+      source: '',
+    };
+    const [calls, failures] = await Promise.all([
+      store.runNamed<Row>('dashboard/budget_calls', params),
+      store.runNamed<Row>('dashboard/budget_failures', params),
+    ]);
+    const findings = new Map<string, BurnFinding>();
+    for (const input of callBudgetInputs(calls.rows, failures.rows)) {
+      const budget = computeBudget(input, {
+        slo: config.sloByService[input.service] ?? config.slo,
+        periodS: THREE_DAYS_S,
+        toS,
+        nowS: toS,
+        callerFaults: config.callerFaults,
+      });
+      for (const f of judgeBurn(input, budget, config.callerFaults)) findings.set(f.key, f);
+    }
+    const fired: AlertNotice[] = [];
+    const resolved: AlertNotice[] = [];
+    const resend: AlertNotice[] = [];
+    for (const f of findings.values()) {
+      const prior = states.get(f.key);
+      const wasFiring = prior?.state === 'firing';
+      const n = await notice(f, nowMs, wasFiring ? prior : undefined);
+      current.set(f.key, n);
+      if (wasFiring) resend.push(n);
+      else fired.push(n);
+    }
+    for (const [key, s] of states) {
+      if (s.state !== 'firing' || findings.has(key)) continue;
+      const last = current.get(key);
+      const n: AlertNotice = {
+        ...(last ?? {
+          key,
+          alertname: s.alertname,
+          service: s.service,
+          severity: s.severity as AlertNotice['severity'],
+          class: s.class,
+          startsAtMs: s.startedMs,
+          window: null,
+          burnLong: 0,
+          burnShort: 0,
+          burn: {},
+          breakdown: { classes: [], topSource: null, topCode: null, top: null },
+          dashboardUrl: link(s.service, Math.floor(s.startedMs / 1000), toS),
+        }),
+        status: 'resolved',
+        endsAtMs: nowMs,
+        summary: `${s.service}: resolved, the budget burns below the ${s.severity} thresholds again`,
+      };
+      resolved.push(n);
+      current.delete(key);
+    }
+    // State first, then delivery: a crash between the two re-sends at most, never re-pages twice.
+    for (const n of [...fired, ...resolved]) {
+      await recordTransition(n, nowMs);
+      states.set(n.key, {
+        state: n.status,
+        alertname: n.alertname,
+        service: n.service,
+        severity: n.severity,
+        class: n.class,
+        startedMs: n.startsAtMs,
+      });
+    }
+    delivery.toAlertmanager([...fired, ...resend, ...resolved]);
+    delivery.toWebhook([...fired, ...resolved]);
+    return [...fired, ...resend, ...resolved];
+  }
+
+  function schedule(): void {
+    timer = setTimeout(() => {
+      running = evaluate()
+        .catch((err) =>
+          console.error(`faultline: alert evaluation failed: ${(err as Error)?.message ?? err}`),
+        )
+        .finally(() => {
+          running = null;
+          if (timer) schedule();
+        });
+    }, config.intervalS * 1000);
+    timer.unref?.();
+  }
+
+  return {
+    evaluate,
+    start() {
+      if (!timer) schedule();
+    },
+    async stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+      await delivery.idle();
+    },
+    idle: () => delivery.idle(),
+    firing: () => [...current.values()],
+  };
+}

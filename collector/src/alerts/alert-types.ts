@@ -1,0 +1,44 @@
+import type { BurnWindow } from '../budget/index.js';
+import type { Severity } from './burn-rules.js';
+
+/** What the long window burned, beside the burn itself. */
+export interface AlertBreakdown {
+  classes: { class: string; failures: number; share: number }[];
+  topSource: string | null;
+  topCode: string | null;
+  /** The class × source × code with the most failures, e.g. rate_limit / sdk / ThrottlingException. */
+  top: { class: string; source: string; code: string; failures: number } | null;
+}
+
+/** One alert as the receivers get it. */
+export interface AlertNotice {
+  key: string;
+  alertname: string;
+  service: string;
+  severity: Severity;
+  /** The dominant class when the alert fired: a label, so it stays fixed while the alert fires. */
+  class: string;
+  status: 'firing' | 'resolved';
+  startsAtMs: number;
+  /** Resolve time, or (firing) when Alertmanager may drop it if it is not re-sent. */
+  endsAtMs: number;
+  window: { long: BurnWindow; short: BurnWindow; factor: number } | null;
+  burnLong: number;
+  burnShort: number;
+  burn: Partial<Record<BurnWindow, number | null>>;
+  breakdown: AlertBreakdown;
+  summary: string;
+  dashboardUrl: string;
+}
+
+/** The outcome of delivering one notice to one receiver. */
+export interface DeliveryOutcome {
+  receiver: string;
+  key: string;
+  status: AlertNotice['status'];
+  ok: boolean;
+  attempts: number;
+  httpStatus: number;
+  error: string;
+  atMs: number;
+}

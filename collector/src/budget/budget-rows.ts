@@ -1,0 +1,48 @@
+import { BURN_WINDOWS, type BurnWindow } from './budget-settings.js';
+import type { BudgetCounts, BudgetInput } from './error-budget.js';
+
+type Row = Record<string, unknown>;
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
+const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+
+/** One row's range, per-window and period counts (`<prefix>_5m` … columns of the budget queries). */
+export function budgetCounts(r: Row, prefix: string, rangeKey: string, periodKey: string): BudgetCounts {
+  const windows = {} as Record<BurnWindow, number>;
+  for (const w of BURN_WINDOWS) windows[w.key] = num(r[`${prefix}_${w.key}`]);
+  return { range: num(r[rangeKey]), windows, period: num(r[periodKey]) };
+}
+
+/**
+ * The calls SLI's inputs from the budget_calls and budget_failures rows: logical outbound calls
+ * per service, first-hand failures by class, echoes beside. One reading for the dashboard's budget
+ * panel and the collector's burn-rate alerts, so both count exactly the same calls.
+ */
+export function callBudgetInputs(calls: Row[], failures: Row[]): BudgetInput[] {
+  const byService = new Map<string, BudgetInput>();
+  for (const r of calls) {
+    byService.set(str(r.service), {
+      service: str(r.service),
+      total: budgetCounts(r, 'calls', 'range_calls', 'period_calls'),
+      firstSeenS: num(r.first_seen),
+      failuresByClass: {},
+      propagated: 0,
+    });
+  }
+  const allInRange = new Map<string, number>();
+  for (const r of failures) {
+    const input = byService.get(str(r.service));
+    if (!input) continue;
+    const cls = str(r.class);
+    if (cls === '') {
+      allInRange.set(input.service, num(r.range_all_failures));
+      continue;
+    }
+    input.failuresByClass[cls] = budgetCounts(r, 'failures', 'range_failures', 'period_failures');
+  }
+  for (const input of byService.values()) {
+    const firstHand = Object.values(input.failuresByClass).reduce((s, c) => s + c.range, 0);
+    input.propagated = Math.max(0, (allInRange.get(input.service) ?? 0) - firstHand);
+  }
+  return [...byService.values()];
+}

@@ -1,0 +1,34 @@
+// The pure budget rules, importable without the store (no chDB, no ClickHouse client): the
+// dashboard's client-side code and the collector's alert evaluator share this one home.
+
+export { budgetCounts, callBudgetInputs } from './budget-rows.js';
+export {
+  BURN_WINDOWS,
+  type BurnWindow,
+  budgetDefaults,
+  CALLER_FAULT_CLASSES,
+  CALLER_FAULT_MODES,
+  type CallerFaultMode,
+  DEFAULT_PERIOD_DAYS,
+  DEFAULT_SLI,
+  DEFAULT_SLO,
+  parseCallerFaults,
+  parsePeriodDays,
+  parseSli,
+  parseSlo,
+  SLIS,
+  type Sli,
+} from './budget-settings.js';
+export {
+  type BudgetCounts,
+  type BudgetInput,
+  type BudgetSettings,
+  computeBudget,
+  computeBudgets,
+  countsAgainstBudget,
+  type Headline,
+  type MatrixInputRow,
+  pickHeadline,
+  type ServiceBudget,
+  UNCLASSIFIED,
+} from './error-budget.js';
