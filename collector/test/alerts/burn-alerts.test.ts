@@ -175,5 +175,17 @@ describe('burn-rate alerts', () => {
     expect(notices('firing').filter((n) => n.service === 'payments' && n.severity === 'page')).toHaveLength(
       1,
     );
+    // The Alerts page's queries: payments' page fired once and resolved once, across three
+    // processes, and each transition reached both receivers.
+    const history = await store.runNamed<Record<string, unknown>>('alerts/alert_history', { limit: 100 });
+    const paymentsPage = history.rows.filter((r) => r.service === 'payments' && r.severity === 'page');
+    expect(paymentsPage.map((r) => r.state)).toEqual(['resolved', 'firing']);
+    const deliveries = await store.runNamed<Record<string, unknown>>('alerts/alert_deliveries', {
+      limit: 1000,
+    });
+    const pageKey = paymentsPage[0]!.alert_key;
+    const resolvedTo = deliveries.rows.filter((r) => r.alert_key === pageKey && r.state === 'resolved');
+    expect(new Set(resolvedTo.map((r) => r.receiver))).toEqual(new Set(['alertmanager', 'webhook']));
+    expect(resolvedTo.every((r) => r.ok === true)).toBe(true);
   });
 });
