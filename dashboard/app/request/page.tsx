@@ -1,5 +1,5 @@
 import { ParamError } from '../../src/components/param-error';
-import { SpanTimeline } from '../../src/components/span-timeline';
+import { SpanTree } from '../../src/components/span-tree';
 import type { SearchParams } from '../../src/lib/dashboard-params';
 import { loadRequestSpans, REQUEST_ID_RE } from '../../src/server/request-data';
 
@@ -27,7 +27,7 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
           request ends; ids are case-sensitive.
         </p>
       ) : (
-        <SpanTimeline spans={spans} />
+        <SpanTree spans={spans} />
       );
   }
   return (

@@ -28,6 +28,10 @@ export interface RequestSpan {
   /** Full lengths of `envelope.message` and `raw` in characters: more than shown when cut. */
   messageLength: number;
   rawLength: number;
+  /** Carries an envelope and is a failure row of its own (not a transport request or checkout). */
+  failed: boolean;
+  /** A failure where it happened, by first_hand_failures (sql/schema/030); false for an echo. */
+  firstHand: boolean;
 }
 
 /** Spans one page shows; request_spans.sql returns one more so the page can say there are more. */
@@ -43,7 +47,7 @@ export const REQUEST_ID_RE = /^[^\p{Cc}]{1,1024}$/u;
 
 export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
   const rows = await panelQuery('request_spans', { id });
-  return rows.map((r) => {
+  const spans = rows.map((r): RequestSpan => {
     const cls = str(r.class);
     const retryAfter = str(r.retry_after);
     return {
@@ -74,6 +78,21 @@ export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
       raw: str(r.raw),
       messageLength: num(r.message_length),
       rawLength: num(r.raw_length),
+      failed: cls !== '' && str(r.call_role) === '',
+      firstHand: false,
     };
   });
+  if (spans.some((s) => s.failed)) {
+    // A second query keeps the first-hand rule in its one home (the view, sql/schema/030): the
+    // view's window is a parameter, and ClickHouse does not take it from request_spans' subqueries.
+    const from = Math.floor(Math.min(...spans.map((s) => s.startNs)) / 1e9);
+    const to = Math.ceil(Math.max(...spans.map((s) => s.startNs + s.durationNs)) / 1e9) + 1;
+    const firstHand = new Set(
+      (await panelQuery('request_first_hand', { id, from, to })).map(
+        (r) => `${idStr(r.trace_id)}/${idStr(r.span_id)}`,
+      ),
+    );
+    for (const s of spans) s.firstHand = s.failed && firstHand.has(`${s.traceId}/${s.spanId}`);
+  }
+  return spans;
 }

@@ -1,5 +1,5 @@
 -- name: request_spans
--- description: Every span of one request across services, found by correlation id or trace id (oldest first, at most 501: a page shows 500 and says there are more), with its envelope attributes and redacted raw detail; long texts cut to 2,000 characters with their full length beside (the full value: SELECT the attribute by span_id). The request's time window comes first from the workflows_rollup and otel_traces_trace_id_ts lookups (both sorted by id), so only that window of otel_traces is read.
+-- description: Every span of one request across services, found by correlation id or trace id (oldest first, at most 501: a page shows 500 and says there are more), with its envelope attributes and redacted raw detail; long texts cut to 2,000 characters with their full length beside (the full value: SELECT the attribute by span_id). The request's time window comes first from the workflows_rollup and otel_traces_trace_id_ts lookups (both sorted by id), so only that window of otel_traces is read. Whether a failed span is first-hand: request_first_hand, over the window these rows span.
 WITH
   (SELECT (min(started_at), max(ended_ns)) FROM workflows_rollup WHERE workflow_key = cityHash64({id:String}) AND correlation_id = {id:String}) AS by_correlation,
   (SELECT (min(Start), max(End)) FROM otel_traces_trace_id_ts WHERE TraceId = {id:String}) AS by_trace,
@@ -37,7 +37,9 @@ SELECT
   SpanAttributes['faultline.attempt'] AS attempt,
   SpanAttributes['faultline.misrouted_retry'] AS misrouted_retry,
   substringUTF8(SpanAttributes['faultline.raw'], 1, 2000) AS raw,
-  lengthUTF8(SpanAttributes['faultline.raw']) AS raw_length
+  lengthUTF8(SpanAttributes['faultline.raw']) AS raw_length,
+  -- 'transport' or 'checkout': part of another call, never a failure row of its own (005).
+  faultline_call_role(SpanName, SpanAttributes, StatusCode) AS call_role
 FROM otel_traces
 WHERE Timestamp >= fromUnixTimestamp64Nano(window_start_ns)
   AND Timestamp <= fromUnixTimestamp64Nano(window_end_ns)
