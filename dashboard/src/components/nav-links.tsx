@@ -6,6 +6,7 @@ import { hrefWith } from '../lib/url-state';
 
 const PAGES = [
   { href: '/', label: 'Overview' },
+  { href: '/dependencies', label: 'Dependencies' },
   { href: '/workflows', label: 'Workflows' },
   { href: '/retries', label: 'Retries' },
   { href: '/request', label: 'Request' },

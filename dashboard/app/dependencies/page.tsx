@@ -1,0 +1,13 @@
+import { DBDependencies } from '../../src/containers/db-dependencies';
+import { PageFrame } from '../../src/containers/page-frame';
+import type { SearchParams } from '../../src/lib/dashboard-params';
+
+export const dynamic = 'force-dynamic';
+
+export default async function DependenciesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  return (
+    <PageFrame title="Dependencies" searchParams={await searchParams}>
+      {(params) => <DBDependencies params={params} />}
+    </PageFrame>
+  );
+}
