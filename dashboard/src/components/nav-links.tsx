@@ -9,6 +9,7 @@ const PAGES = [
   { href: '/dependencies', label: 'Dependencies' },
   { href: '/workflows', label: 'Workflows' },
   { href: '/retries', label: 'Retries' },
+  { href: '/alerts', label: 'Alerts' },
   { href: '/request', label: 'Request' },
   { href: '/sql', label: 'SQL' },
 ];

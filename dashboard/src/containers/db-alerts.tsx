@@ -1,0 +1,188 @@
+import Link from 'next/link';
+import { ClassBadge } from '../components/class-badge';
+import { formatTimeUtc } from '../lib/format';
+import {
+  ALERT_HISTORY_ROWS,
+  loadAlertDeliveries,
+  loadAlertHistory,
+  loadAlertStates,
+} from '../server/alert-data';
+import { collectorModule } from '../server/collector-module';
+
+const time = (ms: number) => formatTimeUtc(Math.floor(ms / 1000));
+
+/** The Overview for one service over an alert's time: from when it started to now (or its end). */
+function overviewHref(service: string, fromMs: number, toMs: number): string {
+  const q = new URLSearchParams({
+    service,
+    from: String(Math.floor(fromMs / 1000) - 3600),
+    to: String(Math.ceil(toMs / 1000) + 60),
+    sli: 'calls',
+  });
+  return `/?${q.toString()}`;
+}
+
+/** Alerts firing now: each alert's latest transition, as the evaluator itself reads it. */
+export async function DBFiringAlerts() {
+  const firing = (await loadAlertStates()).filter((s) => s.state === 'firing');
+  return (
+    <section className="panel" aria-labelledby="firing-title">
+      <h2 id="firing-title">Firing now</h2>
+      {firing.length === 0 ? (
+        <p className="muted" data-testid="no-firing">
+          No alert is firing.
+        </p>
+      ) : (
+        <table data-testid="firing-alerts">
+          <thead>
+            <tr>
+              <th>service</th>
+              <th>severity</th>
+              <th>burning class</th>
+              <th>since</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {firing.map((a) => (
+              <tr key={a.key} data-testid="firing-alert" data-service={a.service} data-severity={a.severity}>
+                <td>{a.service}</td>
+                <td>{a.severity}</td>
+                <td>
+                  <ClassBadge value={a.class} />
+                </td>
+                <td className="nowrap">{time(a.startedMs)}</td>
+                <td>
+                  <Link href={overviewHref(a.service, a.startedMs, Date.now())}>Overview at this time</Link>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** The rules evaluated, with their windows: the SRE workbook's multi-window multi-burn-rate set. */
+export async function DBAlertRules() {
+  const { BURN_RULES } = await collectorModule();
+  return (
+    <section className="panel" aria-labelledby="rules-title">
+      <h2 id="rules-title">Rules</h2>
+      <p className="muted">
+        Per service, against its SLO: the budget panel&apos;s outbound calls and first-hand failures (caller
+        faults apart unless FAULTLINE_BUDGET_CALLER_FAULTS includes them). A rule fires while the burn rate
+        over both its windows is at least its factor.
+      </p>
+      <table data-testid="alert-rules">
+        <thead>
+          <tr>
+            <th>severity</th>
+            <th>burn rate at least</th>
+            <th>over</th>
+            <th>and over</th>
+          </tr>
+        </thead>
+        <tbody>
+          {BURN_RULES.map((r) => (
+            <tr key={`${r.severity}-${r.long}`}>
+              <td>{r.severity}</td>
+              <td>{r.factor}×</td>
+              <td>{r.long}</td>
+              <td>{r.short}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** Fired and resolved transitions, newest first, and what each receiver answered. */
+export async function DBAlertHistory() {
+  const [history, deliveries] = await Promise.all([loadAlertHistory(), loadAlertDeliveries()]);
+  const failing = deliveries.filter((d) => !d.ok);
+  return (
+    <>
+      <section className="panel" aria-labelledby="history-title">
+        <h2 id="history-title">History (latest {ALERT_HISTORY_ROWS})</h2>
+        {history.length === 0 ? (
+          <p className="muted">No alert has fired yet.</p>
+        ) : (
+          <table data-testid="alert-history">
+            <thead>
+              <tr>
+                <th>at</th>
+                <th>service</th>
+                <th>severity</th>
+                <th>class</th>
+                <th>state</th>
+                <th>burn (long / short)</th>
+                <th>summary</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.map((h) => (
+                <tr key={`${h.key}-${h.atMs}-${h.state}`} data-testid="alert-transition" data-state={h.state}>
+                  <td className="nowrap">{time(h.atMs)}</td>
+                  <td>
+                    <Link href={overviewHref(h.service, h.startedMs, h.atMs)}>{h.service}</Link>
+                  </td>
+                  <td>{h.severity}</td>
+                  <td>
+                    <ClassBadge value={h.class} />
+                  </td>
+                  <td>{h.state}</td>
+                  <td className="nowrap">
+                    {h.burnLong.toFixed(1)}× / {h.burnShort.toFixed(1)}×
+                  </td>
+                  <td className="message">{h.summary}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section className="panel" aria-labelledby="deliveries-title">
+        <h2 id="deliveries-title">Deliveries</h2>
+        {failing.length > 0 && (
+          <p className="bad" data-testid="failing-receivers">
+            Failing receivers: {[...new Set(failing.map((d) => d.receiver))].join(', ')} (latest error:{' '}
+            {failing[0]!.error || failing[0]!.status})
+          </p>
+        )}
+        {deliveries.length === 0 ? (
+          <p className="muted">
+            Nothing delivered yet (FAULTLINE_ALERTMANAGER_URL, FAULTLINE_ALERT_WEBHOOK_URL).
+          </p>
+        ) : (
+          <table data-testid="alert-deliveries">
+            <thead>
+              <tr>
+                <th>at</th>
+                <th>receiver</th>
+                <th>transition</th>
+                <th>result</th>
+                <th>attempts</th>
+                <th>error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((d) => (
+                <tr key={`${d.key}-${d.atMs}-${d.receiver}`} data-ok={String(d.ok)}>
+                  <td className="nowrap">{time(d.atMs)}</td>
+                  <td>{d.receiver}</td>
+                  <td>{d.state}</td>
+                  <td className={d.ok ? undefined : 'bad'}>{d.ok ? 'delivered' : `failed ${d.status}`}</td>
+                  <td>{d.attempts}</td>
+                  <td className="message">{d.error}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,92 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { waitForInserted } from '@faultline/collector';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/browser';
+import { type FaultlineProcess, startFaultline } from './support/faultline-process';
+import { sendFailedCalls } from './support/send-spans';
+
+// `npm start` with the alert evaluator on a 1 s interval and a webhook receiver on loopback: a
+// service whose 12 outbound calls all fail with rate_limit from sdk burns its 99.5% budget at
+// 200× over every window, so it pages; the Alerts page shows it firing with the class that burns,
+// its transition in the history, and the webhook's delivery.
+let app: FaultlineProcess;
+let webhook: Server;
+const received: { status?: string; service?: string; severity?: string }[] = [];
+let browser: { context: BrowserContext; close(): Promise<void> };
+let page: Page;
+const SERVICE = `alerting-${process.pid}`;
+
+beforeAll(async () => {
+  webhook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      try {
+        const parsed = JSON.parse(body) as { alerts?: typeof received } & (typeof received)[number];
+        received.push(...(parsed.alerts ?? [parsed]));
+      } catch {
+        // A body the test cannot read counts as nothing received.
+      }
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
+  const port = (webhook.address() as AddressInfo).port;
+  app = await startFaultline({
+    env: { FAULTLINE_ALERT_INTERVAL_S: '1', FAULTLINE_ALERT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook` },
+  });
+  await sendFailedCalls(
+    app.otlpUrl,
+    Array.from({ length: 12 }, (_, i) => ({
+      service: SERVICE,
+      class: 'rate_limit',
+      source: 'sdk',
+      code: 'ThrottlingException',
+      correlationId: `${SERVICE}-${i}`,
+    })),
+  );
+  await waitForInserted(app.otlpUrl);
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await new Promise((r) => webhook?.close(r));
+});
+
+describe('alerts page', () => {
+  it('a burning service pages through the webhook, and the page shows it firing with its class', async () => {
+    const deadline = Date.now() + 30_000;
+    while (!JSON.stringify(received).includes(SERVICE) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 250));
+    expect(JSON.stringify(received)).toContain(SERVICE);
+
+    await page.goto(`${app.dashboardUrl}/alerts`);
+    // 200× burns past every rule: the page and the ticket both fire.
+    const rows = page.locator(`[data-testid="firing-alert"][data-service="${SERVICE}"]`);
+    await rows.first().waitFor();
+    expect((await rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-severity')))).sort()).toEqual([
+      'page',
+      'ticket',
+    ]);
+    const row = page.locator(`[data-testid="firing-alert"][data-service="${SERVICE}"][data-severity="page"]`);
+    expect(await row.textContent()).toContain('rate_limit');
+    // Its link opens the Overview filtered to the service.
+    expect(await row.locator('a').getAttribute('href')).toMatch(
+      new RegExp(`^/\\?service=${SERVICE}&from=\\d+&to=\\d+`),
+    );
+    expect(
+      await page.locator('[data-testid="alert-transition"][data-state="firing"]').count(),
+    ).toBeGreaterThan(0);
+    const deliveries = (await page.getByTestId('alert-deliveries').textContent()) ?? '';
+    expect(deliveries).toContain('webhook');
+    expect(deliveries).toContain('delivered');
+    expect(await page.getByTestId('alert-rules').textContent()).toContain('14.4×');
+  }, 60_000);
+});
