@@ -7,6 +7,7 @@ import { hrefWith } from '../lib/url-state';
 const PAGES = [
   { href: '/', label: 'Overview' },
   { href: '/dependencies', label: 'Dependencies' },
+  { href: '/failures', label: 'Failures' },
   { href: '/workflows', label: 'Workflows' },
   { href: '/retries', label: 'Retries' },
   { href: '/alerts', label: 'Alerts' },

@@ -1,0 +1,71 @@
+import { type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
+import { idStr, num, panelQuery, str } from './run-panel-query';
+
+/** How far back a group's first occurrence is looked for (failure_groups.sql's lookback_from). */
+export const FAILURE_GROUP_LOOKBACK_DAYS = 7;
+/** A group is regressed when it was seen before but not in this many hours before the range. */
+export const FAILURE_GROUP_QUIET_HOURS = 24;
+
+export type FailureGroupState = 'new' | 'regressed' | 'ongoing';
+
+export interface FailureGroup {
+  /** Shown text (visibleText); the `*Id` fields are the exact values, for links and keys. */
+  service: string;
+  serviceId: string;
+  dependency: string;
+  dependencyId: string;
+  class: string;
+  source: string;
+  code: string;
+  codeId: string;
+  failures: number;
+  /** First-hand failures of the group in the previous range of the same length. */
+  previous: number;
+  trend: number;
+  firstSeen: number;
+  lastSeen: number;
+  /** The last occurrence before the range (0 when none in the lookback). */
+  lastSeenBefore: number;
+  state: FailureGroupState;
+  versions: string[];
+  exampleCorrelationId: string;
+  exampleTraceId: string;
+}
+
+/** (service, dependency, class, code) groups of the range, newest and growing first (failure_groups.sql). */
+export async function loadFailureGroups(p: DashboardParams): Promise<FailureGroup[]> {
+  const { from, to, service, source } = filterQueryParams(p);
+  const fromS = Number(from);
+  const toS = Number(to);
+  const rows = await panelQuery('failure_groups', {
+    from,
+    to,
+    service,
+    source,
+    prev_from: fromS - (toS - fromS),
+    lookback_from: fromS - FAILURE_GROUP_LOOKBACK_DAYS * 86_400,
+  });
+  return rows.map((r) => {
+    const state = idStr(r.state);
+    return {
+      service: str(r.service),
+      serviceId: idStr(r.service),
+      dependency: str(r.dependency),
+      dependencyId: idStr(r.dependency),
+      class: idStr(r.class),
+      source: str(r.source),
+      code: str(r.code),
+      codeId: idStr(r.code),
+      failures: num(r.failures),
+      previous: num(r.previous),
+      trend: num(r.trend),
+      firstSeen: num(r.first_seen),
+      lastSeen: num(r.last_seen),
+      lastSeenBefore: num(r.last_seen_before),
+      state: state === 'new' || state === 'regressed' ? state : 'ongoing',
+      versions: Array.isArray(r.versions) ? r.versions.map(str) : [],
+      exampleCorrelationId: idStr(r.example_correlation_id),
+      exampleTraceId: idStr(r.example_trace_id),
+    };
+  });
+}

@@ -1,0 +1,70 @@
+import { waitForInserted } from '@faultline/collector';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './support/browser';
+import { type FaultlineProcess, startFaultline } from './support/faultline-process';
+import { FAILURE_GROUP_TRUTH, sendFailureGroups } from './support/send-failure-groups';
+
+// Issue 13's failure groups against known spans (send-failure-groups.ts), read in Chromium.
+let app: FaultlineProcess;
+let browser: { context: BrowserContext; close(): Promise<void> };
+let page: Page;
+
+beforeAll(async () => {
+  app = await startFaultline();
+  await sendFailureGroups(app.otlpUrl);
+  await waitForInserted(app.otlpUrl);
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('failure groups', () => {
+  it('marks a code seen only in the range new, one back after 3 days regressed, with the counts sent', async () => {
+    await page.goto(`${app.dashboardUrl}/failures?range=1h`);
+    await page.getByTestId('failure-groups').waitFor();
+    const groups = await page.getByTestId('failure-group').evaluateAll((rows) =>
+      rows.map((r) => ({
+        state: r.getAttribute('data-state'),
+        service: r.getAttribute('data-service'),
+        dependency: r.getAttribute('data-dependency'),
+        cls: r.getAttribute('data-class'),
+        code: r.getAttribute('data-code'),
+        failures: Number(r.getAttribute('data-failures')),
+        previous: Number(r.getAttribute('data-previous')),
+        versions: (r.querySelectorAll('td')[11]?.textContent ?? '').split(', '),
+      })),
+    );
+    expect(groups).toEqual(
+      FAILURE_GROUP_TRUTH.map((t) => ({ service: 'cart', ...t, versions: [...t.versions] })),
+    );
+    await expect(page.getByTestId('groups-summary').textContent()).resolves.toBe(
+      '1 new, 1 regressed, 1 ongoing',
+    );
+    await expect(page.getByTestId('groups-rule').textContent()).resolves.toContain(
+      '24 hours before the range',
+    );
+  });
+
+  it('links each group to an example request and the Overview filtered to its service', async () => {
+    await page.goto(`${app.dashboardUrl}/failures?range=1h`);
+    const first = page.getByTestId('failure-group').first();
+    const example = await first.getByTestId('group-example').getAttribute('href');
+    expect(example).toMatch(/^\/request\?id=groups-422-[01]$/);
+    const service = await first.locator('td').nth(1).locator('a').getAttribute('href');
+    expect(service).toMatch(/^\/\?.*service=cart/);
+    await first.getByTestId('group-example').click();
+    await page.getByRole('tree').waitFor();
+  });
+
+  it('the nav links to the Failures page', async () => {
+    await page.goto(`${app.dashboardUrl}/?range=1h`);
+    await expect(page.getByRole('link', { name: 'Failures' }).getAttribute('href')).resolves.toMatch(
+      /^\/failures/,
+    );
+  });
+});

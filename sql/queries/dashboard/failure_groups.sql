@@ -1,0 +1,76 @@
+-- name: failure_groups
+-- description: Failure groups of the range: each (service, dependency, class, code) of the range's first-hand failures (first_hand_failures) with its count, the count over the previous range of the same length (prev_from = from - (to - from)) as the trend, last seen, the service.version values it appears in (ResourceAttributes of the failing spans), an example correlation id and trace id, and its state. First seen and the state come from the failures table (rows not marked propagated) over a bounded lookback, lookback_from (the dashboard passes from - 7 days) to from: "new" when no earlier row of the group is in the lookback (first seen inside the range), "regressed" when earlier rows exist but none in the 24 hours before from (quiet for a day, seen again), else "ongoing". Dependency (faultline_dependency, sql/schema/006, client spans only) and version are read from otel_traces for those failure rows only, pruned by service, span name and time. Newest and growing first, at most 500 groups.
+WITH
+cur AS (
+  SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, class, source, code, Timestamp, correlation_id, TraceId
+  FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+  WHERE ({service:String} = '' OR ServiceName = {service:String})
+    AND ({source:String} = '' OR source = {source:String})
+),
+prev AS (
+  SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, class, code, Timestamp
+  FROM first_hand_failures(from = {prev_from:DateTime}, to = {from:DateTime})
+  WHERE (ServiceName, class, code) IN (SELECT ServiceName, class, code FROM cur)
+),
+hist AS (
+  SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, class, code, Timestamp
+  FROM failures
+  WHERE Timestamp >= {lookback_from:DateTime} AND Timestamp < {from:DateTime}
+    AND NOT propagated
+    AND (ServiceName, class, code) IN (SELECT ServiceName, class, code FROM cur)
+),
+spans AS (
+  SELECT cityHash64(TraceId, SpanId) AS h,
+    if(faultline_span_kind(SpanKind) = 'Client', faultline_dependency(SpanAttributes), '') AS dependency,
+    substringUTF8(ResourceAttributes['service.version'], 1, 100) AS version
+  FROM otel_traces
+  WHERE Timestamp >= least({lookback_from:DateTime}, {prev_from:DateTime}) AND Timestamp < {to:DateTime}
+    AND (ServiceName, SpanName) IN (
+      SELECT ServiceName, SpanName FROM cur
+      UNION DISTINCT SELECT ServiceName, SpanName FROM hist
+      UNION DISTINCT SELECT ServiceName, SpanName FROM prev)
+    AND cityHash64(TraceId, SpanId) IN (SELECT h FROM cur UNION ALL SELECT h FROM hist UNION ALL SELECT h FROM prev)
+  LIMIT 1 BY h
+),
+g AS (
+  SELECT ServiceName AS service, dependency, class, code,
+    any(source) AS source,
+    count() AS failures,
+    min(Timestamp) AS first_in_range,
+    max(Timestamp) AS last_ts,
+    argMax(correlation_id, Timestamp) AS example_correlation_id,
+    argMax(TraceId, Timestamp) AS example_trace_id,
+    arraySort(arrayFilter(v -> v != '', groupUniqArray(20)(version))) AS versions
+  FROM cur LEFT JOIN spans USING (h)
+  GROUP BY service, dependency, class, code
+),
+p AS (
+  SELECT ServiceName AS service, dependency, class, code, count() AS previous
+  FROM prev LEFT JOIN spans USING (h)
+  GROUP BY service, dependency, class, code
+),
+e AS (
+  SELECT ServiceName AS service, dependency, class, code,
+    count() AS earlier, min(Timestamp) AS first_earlier, max(Timestamp) AS last_earlier
+  FROM hist LEFT JOIN spans USING (h)
+  GROUP BY service, dependency, class, code
+)
+SELECT
+  g.service AS service, g.dependency AS dependency, g.class AS class, g.source AS source, g.code AS code,
+  g.failures AS failures,
+  p.previous AS previous,
+  toInt64(g.failures) - toInt64(p.previous) AS trend,
+  toUnixTimestamp(if(e.earlier > 0, e.first_earlier, g.first_in_range)) AS first_seen,
+  toUnixTimestamp(g.last_ts) AS last_seen,
+  if(e.earlier > 0, toUnixTimestamp(e.last_earlier), 0) AS last_seen_before,
+  multiIf(e.earlier = 0, 'new',
+    e.last_earlier < {from:DateTime} - INTERVAL 24 HOUR, 'regressed', 'ongoing') AS state,
+  g.versions AS versions,
+  g.example_correlation_id AS example_correlation_id,
+  g.example_trace_id AS example_trace_id
+FROM g
+LEFT JOIN p ON p.service = g.service AND p.dependency = g.dependency AND p.class = g.class AND p.code = g.code
+LEFT JOIN e ON e.service = g.service AND e.dependency = g.dependency AND e.class = g.class AND e.code = g.code
+ORDER BY indexOf(['new', 'regressed', 'ongoing'], state), trend DESC, first_seen DESC, failures DESC,
+  service, dependency, class, code
+LIMIT 500
