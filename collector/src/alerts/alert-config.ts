@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { budgetDefaults, type CallerFaultMode, parseSlo } from '../budget/index.js';
+import { budgetDefaults, type CallerFaultMode } from '../budget/index.js';
+import { DEFAULT_ALERT_RULES, readAlertRulesFile } from './alert-rules-file.js';
+import type { BurnRule } from './burn-rules.js';
+import type { ClassRule } from './class-rules.js';
 
 export const DEFAULT_ALERT_INTERVAL_S = 60;
 
@@ -12,6 +14,14 @@ export interface AlertConfig {
   slo: number;
   /** Per-service SLO targets from FAULTLINE_ALERT_RULES. */
   sloByService: Record<string, number>;
+  /** The burn-rate rules: the SRE workbook's unless FAULTLINE_ALERT_RULES lists its own. */
+  burnRules: readonly BurnRule[];
+  /** Class-aware rules (class × source rate, new failure code) from FAULTLINE_ALERT_RULES. */
+  classRules: readonly ClassRule[];
+  /** FAULTLINE_ALERT_WEBHOOK_FORMAT: the webhook's payload shape. */
+  webhookFormat: WebhookFormat;
+  /** FAULTLINE_PAGERDUTY_ROUTING_KEY: the Events v2 integration key (format pagerduty only). */
+  pagerdutyRoutingKey: string | null;
   callerFaults: CallerFaultMode;
   /** Where the dashboard is reached, for the links in alerts. */
   dashboardUrl: string;
@@ -40,29 +50,25 @@ export function parseAlertInterval(raw: string | undefined): number {
   return n;
 }
 
+export const WEBHOOK_FORMATS = ['generic', 'slack', 'pagerduty'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+export function parseWebhookFormat(raw: string | undefined): WebhookFormat {
+  if (raw === undefined || raw.trim() === '') return 'generic';
+  const v = raw.trim().toLowerCase();
+  if (!(WEBHOOK_FORMATS as readonly string[]).includes(v))
+    throw new RangeError(
+      `FAULTLINE_ALERT_WEBHOOK_FORMAT=${raw} is not a payload format: give generic (default), slack (a Slack incoming webhook) or pagerduty (PagerDuty Events v2).`,
+    );
+  return v as WebhookFormat;
+}
+
 /**
- * FAULTLINE_ALERT_RULES: a JSON file `{ "services": { "<name>": { "slo": 99.9 } } }` overriding the
- * SLO per service; the burn-rate rules themselves are the workbook's (burn-rules.ts).
+ * FAULTLINE_ALERT_RULES: a YAML or JSON file (alert-rules-file.ts) with per-service SLOs and the
+ * rules; kept for callers that want only the SLO overrides.
  */
 export function parseAlertRulesFile(path: string): Record<string, number> {
-  const name = 'FAULTLINE_ALERT_RULES';
-  let doc: unknown;
-  try {
-    doc = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (err) {
-    throw new RangeError(`${name}=${path} cannot be read as JSON: ${(err as Error).message}`);
-  }
-  const services = (doc as { services?: unknown })?.services;
-  if (typeof doc !== 'object' || doc === null || (services !== undefined && typeof services !== 'object'))
-    throw new RangeError(
-      `${name}=${path}: give an object such as { "services": { "payments": { "slo": 99.9 } } }.`,
-    );
-  const out: Record<string, number> = {};
-  for (const [service, rule] of Object.entries((services ?? {}) as Record<string, unknown>)) {
-    const slo = (rule as { slo?: unknown })?.slo;
-    out[service] = parseSlo(String(slo), `${name} services.${service}.slo`);
-  }
-  return out;
+  return readAlertRulesFile(path).sloByService;
 }
 
 /** The alert settings from the environment, validated: a bad value names the variable and the fix. */
@@ -71,14 +77,25 @@ export function resolveAlertConfig(
   overrides: Partial<AlertConfig> = {},
 ): AlertConfig {
   const budget = budgetDefaults(env);
-  const rules = env.FAULTLINE_ALERT_RULES;
+  const rulesFile = env.FAULTLINE_ALERT_RULES;
+  const rules = rulesFile && rulesFile.trim() !== '' ? readAlertRulesFile(rulesFile) : DEFAULT_ALERT_RULES;
+  const webhookFormat = parseWebhookFormat(env.FAULTLINE_ALERT_WEBHOOK_FORMAT);
+  const routingKey = env.FAULTLINE_PAGERDUTY_ROUTING_KEY?.trim() || null;
+  if (webhookFormat === 'pagerduty' && !routingKey)
+    throw new RangeError(
+      'FAULTLINE_ALERT_WEBHOOK_FORMAT=pagerduty needs FAULTLINE_PAGERDUTY_ROUTING_KEY: give the integration key of a PagerDuty Events API v2 integration (and FAULTLINE_ALERT_WEBHOOK_URL=https://events.pagerduty.com/v2/enqueue).',
+    );
   const port = env.FAULTLINE_DASHBOARD_PORT ?? env.PORT ?? '3000';
   return {
     intervalS: parseAlertInterval(env.FAULTLINE_ALERT_INTERVAL_S),
     alertmanagerUrl: httpUrl('FAULTLINE_ALERTMANAGER_URL', env.FAULTLINE_ALERTMANAGER_URL),
     webhookUrl: httpUrl('FAULTLINE_ALERT_WEBHOOK_URL', env.FAULTLINE_ALERT_WEBHOOK_URL),
     slo: budget.slo,
-    sloByService: rules ? parseAlertRulesFile(rules) : {},
+    sloByService: rules.sloByService,
+    burnRules: rules.burnRules,
+    classRules: rules.classRules,
+    webhookFormat,
+    pagerdutyRoutingKey: routingKey,
     callerFaults: budget.callerFaults,
     dashboardUrl:
       httpUrl('FAULTLINE_DASHBOARD_PUBLIC_URL', env.FAULTLINE_DASHBOARD_PUBLIC_URL) ??

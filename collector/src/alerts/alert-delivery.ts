@@ -1,10 +1,18 @@
+import type { WebhookFormat } from './alert-config.js';
 import type { AlertNotice, DeliveryOutcome } from './alert-types.js';
 import { alertmanagerPayload } from './alertmanager-payload.js';
 import { type PostOptions, postJson } from './post-json.js';
+import { formatWebhook } from './webhook-formats.js';
+
+export { webhookPayload } from './webhook-formats.js';
 
 export interface AlertDeliveryOptions {
   alertmanagerUrl: string | null;
   webhookUrl: string | null;
+  /** The webhook's payload shape (default generic). */
+  webhookFormat?: WebhookFormat;
+  /** PagerDuty Events v2 routing key (format pagerduty). */
+  pagerdutyRoutingKey?: string | null;
   post?: PostOptions;
   onOutcome?: (o: DeliveryOutcome) => void | Promise<void>;
   now?: () => number;
@@ -17,25 +25,6 @@ export interface AlertDelivery {
   toWebhook(notices: readonly AlertNotice[]): void;
   /** Resolves once everything queued so far was delivered or given up on. */
   idle(): Promise<void>;
-}
-
-/** The generic webhook's JSON: the service, severity, burn per window, class breakdown and link. */
-export function webhookPayload(n: AlertNotice): unknown {
-  return {
-    version: 1,
-    status: n.status,
-    alertname: n.alertname,
-    service: n.service,
-    severity: n.severity,
-    class: n.class,
-    summary: n.summary,
-    startsAt: new Date(n.startsAtMs).toISOString(),
-    endsAt: n.status === 'resolved' ? new Date(n.endsAtMs).toISOString() : null,
-    window: n.window,
-    burnRates: n.burn,
-    breakdown: n.breakdown,
-    dashboardUrl: n.dashboardUrl,
-  };
 }
 
 /**
@@ -76,7 +65,13 @@ export function createAlertDelivery(o: AlertDeliveryOptions): AlertDelivery {
     },
     toWebhook(notices) {
       if (!o.webhookUrl) return;
-      for (const n of notices) enqueue('webhook', [n], o.webhookUrl, webhookPayload(n));
+      for (const n of notices)
+        enqueue(
+          'webhook',
+          [n],
+          o.webhookUrl,
+          formatWebhook(n, o.webhookFormat ?? 'generic', o.pagerdutyRoutingKey ?? null),
+        );
     },
     async idle() {
       // A tail may be replaced while awaited: loop until none changed.

@@ -4,6 +4,7 @@ import { insertBatch } from '../writer/insert-batch.js';
 import type { AlertConfig } from './alert-config.js';
 import { type AlertDelivery, createAlertDelivery } from './alert-delivery.js';
 import type { AlertBreakdown, AlertNotice, DeliveryOutcome } from './alert-types.js';
+import { evaluateClassRules, labelsFromKey } from './class-rules.js';
 import { type BurnFinding, judgeBurn, windowSeconds } from './judge-burn.js';
 
 type Row = Record<string, unknown>;
@@ -50,6 +51,8 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     createAlertDelivery({
       alertmanagerUrl: config.alertmanagerUrl,
       webhookUrl: config.webhookUrl,
+      webhookFormat: config.webhookFormat,
+      pagerdutyRoutingKey: config.pagerdutyRoutingKey,
       post: o.post,
       now,
       onOutcome: recordDelivery,
@@ -106,6 +109,11 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     };
   }
 
+  /** How long Alertmanager keeps a firing alert that is not re-sent. */
+  function holdMs(): number {
+    return Math.max(4 * config.intervalS, 180) * 1000;
+  }
+
   function link(service: string, fromS: number, toS: number): string {
     const q = new URLSearchParams({ service, from: String(fromS), to: String(toS) });
     return `${config.dashboardUrl}/?${q}`;
@@ -133,7 +141,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       class: dominant,
       status: 'firing',
       startsAtMs: started?.startedMs ?? nowMs,
-      endsAtMs: nowMs + Math.max(4 * config.intervalS, 180) * 1000,
+      endsAtMs: nowMs + holdMs(),
       window: { long: f.rule.long, short: f.rule.short, factor: f.rule.factor },
       burnLong: f.burnLong,
       burnShort: f.burnShort,
@@ -187,21 +195,41 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
         nowS: toS,
         callerFaults: config.callerFaults,
       });
-      for (const f of judgeBurn(input, budget, config.callerFaults)) findings.set(f.key, f);
+      for (const f of judgeBurn(input, budget, config.callerFaults, config.burnRules)) findings.set(f.key, f);
     }
     const fired: AlertNotice[] = [];
     const resolved: AlertNotice[] = [];
     const resend: AlertNotice[] = [];
+    const holding = new Set<string>();
     for (const f of findings.values()) {
       const prior = states.get(f.key);
       const wasFiring = prior?.state === 'firing';
       const n = await notice(f, nowMs, wasFiring ? prior : undefined);
+      holding.add(n.key);
       current.set(f.key, n);
       if (wasFiring) resend.push(n);
       else fired.push(n);
     }
+    // Class-aware rules (class × source rate, new failure code): same state, same delivery.
+    const classNotices = await evaluateClassRules(config.classRules, {
+      store,
+      nowMs,
+      holdMs: holdMs(),
+      link,
+    });
+    for (const c of classNotices) {
+      if (holding.has(c.key)) continue;
+      const prior = states.get(c.key);
+      const wasFiring = prior?.state === 'firing';
+      // The class label stays what it was when the alert fired (it is part of its identity).
+      const n = wasFiring && prior ? { ...c, startsAtMs: prior.startedMs, class: prior.class } : c;
+      holding.add(n.key);
+      current.set(n.key, n);
+      if (wasFiring) resend.push(n);
+      else fired.push(n);
+    }
     for (const [key, s] of states) {
-      if (s.state !== 'firing' || findings.has(key)) continue;
+      if (s.state !== 'firing' || holding.has(key)) continue;
       const last = current.get(key);
       const n: AlertNotice = {
         ...(last ?? {
@@ -216,11 +244,14 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
           burnShort: 0,
           burn: {},
           breakdown: { classes: [], topSource: null, topCode: null, top: null },
+          labels: labelsFromKey(key),
           dashboardUrl: link(s.service, Math.floor(s.startedMs / 1000), toS),
         }),
         status: 'resolved',
         endsAtMs: nowMs,
-        summary: `${s.service}: resolved, the budget burns below the ${s.severity} thresholds again`,
+        summary: labelsFromKey(key).source
+          ? `${s.service}: resolved, ${s.alertname} (${Object.values(labelsFromKey(key)).join(' ')}) no longer holds`
+          : `${s.service}: resolved, the budget burns below the ${s.severity} thresholds again`,
       };
       resolved.push(n);
       current.delete(key);

@@ -27,6 +27,10 @@ export interface AlertNotice {
   burnShort: number;
   burn: Partial<Record<BurnWindow, number | null>>;
   breakdown: AlertBreakdown;
+  /** Extra Alertmanager labels of a class rule (class, source, code): part of its identity. */
+  labels?: Record<string, string>;
+  /** A class rule's measured value against its threshold (burn-rate alerts carry `burn`). */
+  measure?: { value: number; threshold: number; unit: string };
   summary: string;
   dashboardUrl: string;
 }

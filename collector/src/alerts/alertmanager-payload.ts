@@ -7,7 +7,7 @@ import type { AlertNotice } from './alert-types.js';
  */
 export function alertmanagerPayload(notices: readonly AlertNotice[]): unknown[] {
   return notices.map((n) => ({
-    labels: { alertname: n.alertname, service: n.service, severity: n.severity, class: n.class },
+    labels: { ...n.labels, alertname: n.alertname, service: n.service, severity: n.severity, class: n.class },
     annotations: {
       summary: n.summary,
       description: describeBreakdown(n),

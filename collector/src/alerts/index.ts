@@ -3,12 +3,31 @@ export {
   DEFAULT_ALERT_INTERVAL_S,
   parseAlertInterval,
   parseAlertRulesFile,
+  parseWebhookFormat,
   resolveAlertConfig,
+  WEBHOOK_FORMATS,
+  type WebhookFormat,
 } from './alert-config.js';
 export { type AlertDelivery, createAlertDelivery, webhookPayload } from './alert-delivery.js';
 export { type AlertEvaluator, type AlertEvaluatorOptions, createAlertEvaluator } from './alert-evaluator.js';
+export {
+  type AlertRules,
+  DEFAULT_ALERT_RULES,
+  parseAlertRules,
+  readAlertRulesFile,
+} from './alert-rules-file.js';
 export type { AlertBreakdown, AlertNotice, DeliveryOutcome } from './alert-types.js';
 export { alertmanagerPayload } from './alertmanager-payload.js';
 export { BURN_ALERT_NAME, BURN_RULES, type BurnRule, type Severity } from './burn-rules.js';
+export {
+  CLASS_RATE_ALERT_NAME,
+  type ClassRateRule,
+  type ClassRule,
+  classAlertKey,
+  evaluateClassRules,
+  NEW_CODE_ALERT_NAME,
+  type NewCodeRule,
+} from './class-rules.js';
 export { alertKey, type BurnFinding, judgeBurn } from './judge-burn.js';
 export { type PostOptions, type PostResult, postJson } from './post-json.js';
+export { formatWebhook, pagerdutyPayload, slackPayload } from './webhook-formats.js';

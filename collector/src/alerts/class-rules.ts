@@ -1,0 +1,198 @@
+import type { Store } from '../types.js';
+import type { AlertNotice } from './alert-types.js';
+import type { Severity } from './burn-rules.js';
+
+export const ENVELOPE_CLASSES = [
+  'validation',
+  'authentication',
+  'rate_limit',
+  'transient',
+  'permanent',
+] as const;
+export const CLASS_RATE_ALERT_NAME = 'FailureClassRate';
+export const NEW_CODE_ALERT_NAME = 'NewFailureCode';
+
+/** Failures of one class from one source above `perMinute`, averaged over the last complete minutes. */
+export interface ClassRateRule {
+  kind: 'class_rate';
+  alertname: string;
+  severity: Severity;
+  class: string;
+  source: string;
+  perMinute: number;
+  windowMinutes: number;
+  /** null: every service. */
+  service: string | null;
+}
+
+/** A failure code (source × class × code) first seen on a service in the last `windowMinutes`, absent the `baselineDays` before. */
+export interface NewCodeRule {
+  kind: 'new_code';
+  alertname: string;
+  severity: Severity;
+  baselineDays: number;
+  windowMinutes: number;
+  service: string | null;
+}
+
+export type ClassRule = ClassRateRule | NewCodeRule;
+
+type Row = Record<string, unknown>;
+
+/**
+ * A class rule's alert key: alertname|service|severity|k=v,… — the extra labels (source, class,
+ * code) are part of the alert's identity in Alertmanager, so they are kept in the key and a restart
+ * can resolve the very alert it sent.
+ */
+export function classAlertKey(
+  alertname: string,
+  service: string,
+  severity: string,
+  labels: Record<string, string>,
+): string {
+  const extra = Object.entries(labels)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join(',');
+  return `${alertname}|${service}|${severity}|${extra}`;
+}
+
+/** The extra labels kept in a class rule's key ({} for a burn-rate key). */
+export function labelsFromKey(key: string): Record<string, string> {
+  const extra = key.split('|')[3];
+  if (!extra) return {};
+  return Object.fromEntries(
+    extra.split(',').map((kv) => {
+      const i = kv.indexOf('=');
+      return [kv.slice(0, i), decodeURIComponent(kv.slice(i + 1))];
+    }),
+  );
+}
+
+export interface ClassRuleContext {
+  store: Store;
+  nowMs: number;
+  /** How long Alertmanager keeps a firing notice without a re-send. */
+  holdMs: number;
+  link: (service: string, fromS: number, toS: number) => string;
+}
+
+function base(
+  rule: ClassRule,
+  service: string,
+  labels: Record<string, string>,
+  ctx: ClassRuleContext,
+): Pick<
+  AlertNotice,
+  | 'key'
+  | 'alertname'
+  | 'service'
+  | 'severity'
+  | 'status'
+  | 'labels'
+  | 'startsAtMs'
+  | 'endsAtMs'
+  | 'window'
+  | 'burnLong'
+  | 'burnShort'
+  | 'burn'
+> {
+  return {
+    key: classAlertKey(rule.alertname, service, rule.severity, labels),
+    alertname: rule.alertname,
+    service,
+    severity: rule.severity,
+    status: 'firing',
+    labels,
+    startsAtMs: ctx.nowMs,
+    endsAtMs: ctx.nowMs + ctx.holdMs,
+    window: null,
+    burnLong: 0,
+    burnShort: 0,
+    burn: {},
+  };
+}
+
+async function classRate(rule: ClassRateRule, ctx: ClassRuleContext): Promise<AlertNotice[]> {
+  // Complete minutes only: the current minute is still filling.
+  const toS = Math.floor(ctx.nowMs / 60_000) * 60;
+  const fromS = toS - rule.windowMinutes * 60;
+  const { rows } = await ctx.store.runNamed<Row>('alerts/alert_class_rate', {
+    from: fromS,
+    to: toS,
+    class: rule.class,
+    source: rule.source,
+    service: rule.service ?? '',
+  });
+  const byService = new Map<string, { failures: number; topCode: string; topFailures: number }>();
+  for (const r of rows) {
+    const s = String(r.service);
+    const n = Number(r.failures);
+    const cur = byService.get(s) ?? { failures: 0, topCode: String(r.code), topFailures: n };
+    cur.failures += n;
+    byService.set(s, cur);
+  }
+  const out: AlertNotice[] = [];
+  for (const [service, c] of byService) {
+    const perMinute = c.failures / rule.windowMinutes;
+    if (perMinute <= rule.perMinute) continue;
+    const labels = { class: rule.class, source: rule.source };
+    const rate = Number.isInteger(perMinute) ? String(perMinute) : perMinute.toFixed(1);
+    out.push({
+      ...base(rule, service, labels, ctx),
+      class: rule.class,
+      measure: { value: perMinute, threshold: rule.perMinute, unit: 'failures/min' },
+      breakdown: {
+        classes: [{ class: rule.class, failures: c.failures, share: 1 }],
+        topSource: rule.source,
+        topCode: c.topCode,
+        top: { class: rule.class, source: rule.source, code: c.topCode, failures: c.topFailures },
+      },
+      summary: `${service}: ${rate} ${rule.class} failures/min from ${rule.source} over ${rule.windowMinutes}m (above ${rule.perMinute}/min), top code ${c.topCode}`,
+      dashboardUrl: ctx.link(service, fromS, toS),
+    });
+  }
+  return out;
+}
+
+async function newCodes(rule: NewCodeRule, ctx: ClassRuleContext): Promise<AlertNotice[]> {
+  const toS = Math.floor(ctx.nowMs / 1000);
+  const fromS = Math.floor(ctx.nowMs / 60_000) * 60 - rule.windowMinutes * 60;
+  const { rows } = await ctx.store.runNamed<Row>('alerts/alert_new_codes', {
+    baseline_from: fromS - rule.baselineDays * 86_400,
+    from: fromS,
+    to: toS,
+    service: rule.service ?? '',
+  });
+  return rows.map((r) => {
+    const service = String(r.service);
+    const cls = String(r.class);
+    const source = String(r.source);
+    const code = String(r.code);
+    const failures = Number(r.failures);
+    const firstS = Number(r.first_minute_s);
+    return {
+      ...base(rule, service, { class: cls, source, code }, ctx),
+      class: cls,
+      measure: { value: failures, threshold: 0, unit: 'failures' },
+      breakdown: {
+        classes: [{ class: cls, failures, share: 1 }],
+        topSource: source,
+        topCode: code,
+        top: { class: cls, source, code, failures },
+      },
+      summary: `${service}: new failure code ${cls} from ${source} ${code} (first seen ${new Date(firstS * 1000).toISOString()}, ${failures} failures; not seen in the prior ${rule.baselineDays} d)`,
+      dashboardUrl: ctx.link(service, firstS, toS),
+    };
+  });
+}
+
+/** The class rules' alerts that hold at ctx.nowMs, as firing notices (the evaluator keeps the state). */
+export async function evaluateClassRules(
+  rules: readonly ClassRule[],
+  ctx: ClassRuleContext,
+): Promise<AlertNotice[]> {
+  const out: AlertNotice[] = [];
+  for (const rule of rules)
+    out.push(...(await (rule.kind === 'class_rate' ? classRate(rule, ctx) : newCodes(rule, ctx))));
+  return out;
+}
