@@ -1,4 +1,5 @@
 import { ClassBadge } from '../components/class-badge';
+import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatPercent } from '../lib/format';
 import { loadFirstFailures } from '../server/workflow-data';
@@ -43,7 +44,9 @@ export async function DBFirstFailures({ params }: { params: DashboardParams }) {
                     <ClassBadge value={r.class} />
                   )}
                 </td>
-                <td>{r.service}</td>
+                <td>
+                  <ServiceLink params={params} service={r.serviceId} />
+                </td>
                 <td>{r.source}</td>
                 <td>
                   <code>{r.code}</code>

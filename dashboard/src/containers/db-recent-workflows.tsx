@@ -1,5 +1,7 @@
 import Link from 'next/link';
+import { Fragment } from 'react';
 import { ClassBadge } from '../components/class-badge';
+import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatDurationNs, formatTimeUtc } from '../lib/format';
 import { visibleText } from '../lib/visible-text';
@@ -39,7 +41,14 @@ export async function DBRecentWorkflows({
             </td>
             <td className="nowrap">{formatTimeUtc(w.started)}</td>
             <td>{formatDurationNs(w.durationNs)}</td>
-            <td>{w.services.join(', ')}</td>
+            <td>
+              {w.serviceIds.map((s, i) => (
+                <Fragment key={s}>
+                  {i > 0 ? ', ' : null}
+                  <ServiceLink params={params} service={s} />
+                </Fragment>
+              ))}
+            </td>
             <td>{w.steps}</td>
             <td>{w.failedSteps}</td>
             <td>
@@ -50,7 +59,8 @@ export async function DBRecentWorkflows({
             <td>
               {w.firstFailureClass ? (
                 <>
-                  <ClassBadge value={w.firstFailureClass} /> {w.firstFailureService} {w.firstFailureSource}{' '}
+                  <ClassBadge value={w.firstFailureClass} />{' '}
+                  <ServiceLink params={params} service={w.firstFailureServiceId} /> {w.firstFailureSource}{' '}
                   <code>{w.firstFailureCode}</code>
                 </>
               ) : null}

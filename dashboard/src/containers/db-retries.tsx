@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
+import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatDurationNs, formatPercent, formatTimeUtc } from '../lib/format';
 import { visibleText } from '../lib/visible-text';
@@ -102,7 +103,9 @@ export async function DBMisroutedRetries({ params }: { params: DashboardParams }
           <tbody>
             {rows.map((r) => (
               <tr key={`${r.service}/${r.class}/${r.source}/${r.code}`}>
-                <td>{r.service}</td>
+                <td>
+                  <ServiceLink params={params} service={r.serviceId} />
+                </td>
                 <td>{r.class ? <ClassBadge value={r.class} /> : <span className="muted">succeeded</span>}</td>
                 <td>{r.source}</td>
                 <td>

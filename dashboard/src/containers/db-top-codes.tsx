@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
+import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatPercent, formatTimeUtc } from '../lib/format';
 import { loadTopCodes, TOP_CODES_LIMIT } from '../server/overview-data';
@@ -37,7 +38,9 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
               data-code={c.code}
               data-failures={c.failures}
             >
-              <td>{c.service}</td>
+              <td>
+                <ServiceLink params={params} service={c.serviceId} />
+              </td>
               <td>
                 <ClassBadge value={c.class} />
               </td>

@@ -1,6 +1,6 @@
 import { budgetQueryParams, type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
 import type { MatrixInputRow } from '../lib/error-budget';
-import { num, panelQuery, str } from './run-panel-query';
+import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export async function loadMatrix(p: DashboardParams): Promise<MatrixInputRow[]> {
   const rows = await panelQuery('overview_matrix', filterQueryParams(p));
@@ -26,6 +26,8 @@ export async function loadTimeline(p: DashboardParams): Promise<TimelinePoint[]>
 
 export interface TopCode {
   service: string;
+  /** The exact service name (idStr), for links; `service` is the shown text. */
+  serviceId: string;
   span: string;
   class: string;
   source: string;
@@ -42,6 +44,7 @@ export async function loadTopCodes(p: DashboardParams): Promise<TopCode[]> {
   const rows = await panelQuery('overview_top_codes', { ...filterQueryParams(p), limit: TOP_CODES_LIMIT });
   return rows.map((r) => ({
     service: str(r.service),
+    serviceId: idStr(r.service),
     span: str(r.span),
     class: str(r.class),
     source: str(r.source),

@@ -41,6 +41,8 @@ export async function loadRetriesByClass(p: DashboardParams): Promise<RetryByCla
 
 export interface MisroutedRow {
   service: string;
+  /** The exact service name (idStr), for links; `service` is the shown text. */
+  serviceId: string;
   class: string;
   source: string;
   code: string;
@@ -57,6 +59,7 @@ export async function loadMisrouted(p: DashboardParams): Promise<MisroutedRow[]>
   const rows = await panelQuery('retries_misrouted', { ...filterQueryParams(p), limit: MISROUTED_LIMIT });
   return rows.map((r) => ({
     service: str(r.service),
+    serviceId: idStr(r.service),
     class: str(r.class),
     source: str(r.source),
     code: str(r.code),

@@ -40,6 +40,8 @@ export async function loadWorkflowsBySteps(p: DashboardParams): Promise<StepsBuc
 export interface FirstFailure {
   class: string;
   service: string;
+  /** The exact service name (idStr), for links; `service` is the shown text. */
+  serviceId: string;
   source: string;
   code: string;
   failedWorkflows: number;
@@ -50,6 +52,7 @@ export async function loadFirstFailures(p: DashboardParams): Promise<FirstFailur
   return rows.map((r) => ({
     class: str(r.first_class),
     service: str(r.first_service),
+    serviceId: idStr(r.first_service),
     source: str(r.first_source),
     code: str(r.first_code),
     failedWorkflows: num(r.failed_workflows),
@@ -61,6 +64,8 @@ export interface WorkflowRow {
   started: number;
   durationNs: number;
   services: string[];
+  /** The exact service names (idStr), for links; `services` are the shown texts. */
+  serviceIds: string[];
   steps: number;
   failedSteps: number;
   retries: number;
@@ -70,6 +75,7 @@ export interface WorkflowRow {
   firstFailureSource: string;
   firstFailureCode: string;
   firstFailureService: string;
+  firstFailureServiceId: string;
 }
 
 export async function loadRecentWorkflows(
@@ -83,6 +89,7 @@ export async function loadRecentWorkflows(
     started: num(r.started),
     durationNs: num(r.duration_ns),
     services: Array.isArray(r.services) ? r.services.map(str) : [],
+    serviceIds: Array.isArray(r.services) ? r.services.map(idStr) : [],
     steps: num(r.steps),
     failedSteps: num(r.failed_steps),
     retries: num(r.retries),
@@ -92,5 +99,6 @@ export async function loadRecentWorkflows(
     firstFailureSource: str(r.first_failure_source),
     firstFailureCode: str(r.first_failure_code),
     firstFailureService: str(r.first_failure_service),
+    firstFailureServiceId: idStr(r.first_failure_service),
   }));
 }
