@@ -10,6 +10,8 @@ const PACKAGES = [
   { name: 'chromium', binary: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
   // The burn-rate alert tests deliver to a real Alertmanager on a loopback port.
   { name: 'prometheus-alertmanager', binary: '/usr/bin/prometheus-alertmanager' },
+  // `npm run rules` output is checked with `promtool check rules` and `promtool test rules`.
+  { name: 'prometheus', binary: '/usr/bin/promtool' },
 ];
 const SERVICES = [
   { name: 'PostgreSQL', port: 5432 },

@@ -30,4 +30,11 @@ export {
 } from './class-rules.js';
 export { alertKey, type BurnFinding, judgeBurn } from './judge-burn.js';
 export { type PostOptions, type PostResult, postJson } from './post-json.js';
+export {
+  CALLS_METRIC,
+  FAILURES_METRIC,
+  prometheusRules,
+  renderPrometheusRules,
+  runPrometheusRulesCli,
+} from './prometheus-rules.js';
 export { formatWebhook, pagerdutyPayload, slackPayload } from './webhook-formats.js';
