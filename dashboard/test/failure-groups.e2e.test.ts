@@ -48,6 +48,10 @@ describe('failure groups', () => {
     await expect(page.getByTestId('groups-rule').textContent()).resolves.toContain(
       '24 hours before the range',
     );
+    const query = new URL((await page.getByTestId('groups-query').getAttribute('href'))!, app.dashboardUrl)
+      .searchParams;
+    expect(query.get('query')).toBe('dashboard/failure_groups');
+    expect(Number(query.get('p.from')) - Number(query.get('p.lookback_from'))).toBe(7 * 86_400);
   });
 
   it('links each group to an example request and the Overview filtered to its service', async () => {

@@ -8,8 +8,10 @@ import {
   FAILURE_GROUP_LOOKBACK_DAYS,
   FAILURE_GROUP_QUIET_HOURS,
   type FailureGroup,
+  failureGroupExtraParams,
   loadFailureGroups,
 } from '../server/failure-group-data';
+import { sqlConsoleHref } from '../server/sql-links';
 
 function trendText(g: FailureGroup): string {
   if (g.trend > 0) return `▲ +${formatCount(g.trend)}`;
@@ -30,7 +32,13 @@ export async function DBFailureGroups({ params }: { params: DashboardParams }) {
         {FAILURE_GROUP_LOOKBACK_DAYS} days before the range starts (first seen inside the range).{' '}
         <strong>Regressed</strong>: seen in those {FAILURE_GROUP_LOOKBACK_DAYS} days, but not in the{' '}
         {FAILURE_GROUP_QUIET_HOURS} hours before the range starts (quiet for a day, then back). Trend: this
-        range against the previous range of the same length. Newest and growing first.
+        range against the previous range of the same length. Newest and growing first.{' '}
+        <Link
+          data-testid="groups-query"
+          href={sqlConsoleHref('dashboard/failure_groups', params, failureGroupExtraParams(params))}
+        >
+          Open as a query
+        </Link>
       </p>
       <p data-testid="groups-summary">
         {counts.new} new, {counts.regressed} regressed, {counts.ongoing} ongoing

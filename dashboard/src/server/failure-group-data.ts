@@ -32,18 +32,21 @@ export interface FailureGroup {
   exampleTraceId: string;
 }
 
+/** failure_groups.sql's parameters beyond the filters: the previous range's start and the lookback's. */
+export function failureGroupExtraParams(p: DashboardParams): { prev_from: number; lookback_from: number } {
+  const { fromS, toS } = p.range;
+  return { prev_from: fromS - (toS - fromS), lookback_from: fromS - FAILURE_GROUP_LOOKBACK_DAYS * 86_400 };
+}
+
 /** (service, dependency, class, code) groups of the range, newest and growing first (failure_groups.sql). */
 export async function loadFailureGroups(p: DashboardParams): Promise<FailureGroup[]> {
   const { from, to, service, source } = filterQueryParams(p);
-  const fromS = Number(from);
-  const toS = Number(to);
   const rows = await panelQuery('failure_groups', {
     from,
     to,
     service,
     source,
-    prev_from: fromS - (toS - fromS),
-    lookback_from: fromS - FAILURE_GROUP_LOOKBACK_DAYS * 86_400,
+    ...failureGroupExtraParams(p),
   });
   return rows.map((r) => {
     const state = idStr(r.state);
