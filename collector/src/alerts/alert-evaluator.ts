@@ -211,13 +211,28 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       else fired.push(n);
     }
     // Class-aware rules (class × source rate, new failure code): same state, same delivery.
-    const classNotices = await evaluateClassRules(config.classRules, {
+    const classResult = await evaluateClassRules(config.classRules, {
       store,
       nowMs,
       holdMs: holdMs(),
       link,
     });
-    for (const c of classNotices) {
+    for (const { rule, error } of classResult.failed) {
+      console.error(`faultline: alert rule ${rule.kind} ${rule.alertname} failed: ${error}`);
+      // A rule that could not be judged keeps its alerts as they were (firing stays firing).
+      for (const [key, s] of states)
+        if (
+          s.state === 'firing' &&
+          s.alertname === rule.alertname &&
+          s.severity === rule.severity &&
+          (rule.service === null || s.service === rule.service)
+        ) {
+          holding.add(key);
+          const last = current.get(key);
+          if (last) resend.push({ ...last, endsAtMs: nowMs + holdMs() });
+        }
+    }
+    for (const c of classResult.notices) {
       if (holding.has(c.key)) continue;
       const prior = states.get(c.key);
       const wasFiring = prior?.state === 'firing';

@@ -186,13 +186,22 @@ async function newCodes(rule: NewCodeRule, ctx: ClassRuleContext): Promise<Alert
   });
 }
 
-/** The class rules' alerts that hold at ctx.nowMs, as firing notices (the evaluator keeps the state). */
+/**
+ * The class rules' alerts that hold at ctx.nowMs, as firing notices (the evaluator keeps the state),
+ * and the rules whose query failed: their alerts are neither fired nor resolved this time.
+ */
 export async function evaluateClassRules(
   rules: readonly ClassRule[],
   ctx: ClassRuleContext,
-): Promise<AlertNotice[]> {
-  const out: AlertNotice[] = [];
-  for (const rule of rules)
-    out.push(...(await (rule.kind === 'class_rate' ? classRate(rule, ctx) : newCodes(rule, ctx))));
-  return out;
+): Promise<{ notices: AlertNotice[]; failed: { rule: ClassRule; error: string }[] }> {
+  const notices: AlertNotice[] = [];
+  const failed: { rule: ClassRule; error: string }[] = [];
+  for (const rule of rules) {
+    try {
+      notices.push(...(await (rule.kind === 'class_rate' ? classRate(rule, ctx) : newCodes(rule, ctx))));
+    } catch (err) {
+      failed.push({ rule, error: (err as Error)?.message ?? String(err) });
+    }
+  }
+  return { notices, failed };
 }

@@ -167,6 +167,27 @@ describe('class-aware alert rules from FAULTLINE_ALERT_RULES', () => {
     expect(inAm.map((a) => a.labels.code).sort()).toEqual(['401', '410', 'ThrottlingException']);
   });
 
+  it('keeps a rule’s alerts as they were when its query fails, and the other rules run', async () => {
+    const failing: Store = {
+      ...store,
+      runNamed: ((name: string, params?: Record<string, unknown>, opts?: object) =>
+        name === 'alerts/alert_new_codes'
+          ? Promise.reject(new Error('query failed'))
+          : store.runNamed(name, params, opts)) as Store['runNamed'],
+    };
+    const config = resolveAlertConfig(
+      { FAULTLINE_ALERT_INTERVAL_S: '1', FAULTLINE_ALERT_RULES: join(dir, 'rules.yaml') },
+      { alertmanagerUrl: am.url, webhookUrl: hook.url, dashboardUrl: 'http://dash.test' },
+    );
+    const e = createAlertEvaluator({ store: failing, config, now: () => clock, post: { baseDelayMs: 20 } });
+    const out = await e.evaluate();
+    await e.idle();
+    expect(out.filter((n) => n.status === 'resolved')).toEqual([]);
+    expect(sent('resolved', 'NewFailureCode')).toHaveLength(0);
+    expect(sent('firing', 'NewFailureCode')).toHaveLength(3);
+    expect(out.some((n) => n.alertname === 'FailureClassRate' && n.status === 'firing')).toBe(true);
+  });
+
   it('does not re-fire after a restart, and resolves when the rule stops holding', async () => {
     clock = T0 + 30_000 + MIN;
     const second = evaluator();
