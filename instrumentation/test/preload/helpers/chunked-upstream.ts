@@ -8,8 +8,12 @@ import { createGzip } from 'node:zlib';
 export const DECLINED_BODY = '{"ok":false,"error":"card_declined"}';
 export const FINE_BODY = '{"ok":true,"items":[1,2]}';
 export const LARGE_BODY_BYTES = 50 * 1024 * 1024;
-/** How long /slow waits for the client's ack before sending its second chunk anyway. */
-const ACK_WAIT_MS = 5000;
+/**
+ * How long /slow waits for the client's ack before sending its second chunk anyway. Generous: a
+ * loaded machine can take seconds to schedule the fixture, and the server holds the second chunk
+ * that long only when the first never reached the application.
+ */
+const ACK_WAIT_MS = 15_000;
 
 /** What the server sent on one URL, to compare with what the application received. */
 export interface Sent {
