@@ -88,5 +88,14 @@ describe('alerts page', () => {
     expect(deliveries).toContain('webhook');
     expect(deliveries).toContain('delivered');
     expect(await page.getByTestId('alert-rules').textContent()).toContain('14.4×');
+    expect(await row.textContent()).toContain('ErrorBudgetBurn');
+    // The Overview marks the service with its firing page.
+    await page.goto(`${app.dashboardUrl}/?sli=calls`);
+    const mark = page.locator(
+      `[data-testid="budget-table"] tr[data-service="${SERVICE}"] [data-testid="firing-mark"]`,
+    );
+    await mark.waitFor();
+    expect(await mark.textContent()).toBe('● page firing');
+    expect(await page.locator('[data-testid="firing-mark"]').count()).toBe(1);
   }, 60_000);
 });

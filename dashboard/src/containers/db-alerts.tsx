@@ -36,6 +36,7 @@ export async function DBFiringAlerts() {
         <table data-testid="firing-alerts">
           <thead>
             <tr>
+              <th>alert</th>
               <th>service</th>
               <th>severity</th>
               <th>burning class</th>
@@ -46,6 +47,7 @@ export async function DBFiringAlerts() {
           <tbody>
             {firing.map((a) => (
               <tr key={a.key} data-testid="firing-alert" data-service={a.service} data-severity={a.severity}>
+                <td>{a.alertname}</td>
                 <td>{a.service}</td>
                 <td>{a.severity}</td>
                 <td>

@@ -8,6 +8,7 @@ import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { formatCount, formatPercent } from '../lib/format';
 import { formatBurn, formatSeconds } from '../lib/format-duration';
 import { dashboardHref } from '../lib/url-state';
+import { loadFiringByService } from '../server/alert-data';
 import { loadBudgets } from '../server/budget-data';
 
 const SLI_LABEL: Record<Sli, string> = { requests: 'entry requests', calls: 'outbound calls' };
@@ -22,7 +23,7 @@ function allowedText(n: number): string {
  * behind the chart.
  */
 export async function DBBudgetChart({ params }: { params: DashboardParams }) {
-  const budgets = await loadBudgets(params);
+  const [budgets, firing] = await Promise.all([loadBudgets(params), loadFiringByService()]);
   const bars: BudgetBar[] = budgets.map((b) => {
     const bar: BudgetBar = { service: b.service };
     for (const cls of FAILURE_CLASSES) bar[cls] = (b.usedByRangeByClass[cls] ?? 0) * 100;
@@ -91,7 +92,17 @@ export async function DBBudgetChart({ params }: { params: DashboardParams }) {
         <tbody>
           {budgets.map((b) => (
             <tr key={b.service} data-service={b.service}>
-              <td>{b.service}</td>
+              <td>
+                {b.service}
+                {firing.has(b.service) ? (
+                  <>
+                    {' '}
+                    <Link href="/alerts" className="bad" data-testid="firing-mark">
+                      ● {firing.get(b.service)} firing
+                    </Link>
+                  </>
+                ) : null}
+              </td>
               <td data-testid="budget-calls">{formatCount(b.total)}</td>
               <td data-testid="budget-failures">{formatCount(b.failures)}</td>
               {params.sli === 'calls' ? (

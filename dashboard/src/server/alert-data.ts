@@ -3,6 +3,7 @@ import { getStore } from './store';
 
 export interface AlertState {
   key: string;
+  alertname: string;
   service: string;
   severity: string;
   class: string;
@@ -36,6 +37,7 @@ type Row = Record<string, unknown>;
 function state(r: Row): AlertState {
   return {
     key: idStr(r.alert_key),
+    alertname: str(r.alertname),
     service: str(r.service),
     severity: str(r.severity),
     class: str(r.class),
@@ -50,6 +52,23 @@ export async function loadAlertStates(): Promise<AlertState[]> {
   const store = await getStore();
   const { rows } = await store.runNamed<Row>('alerts/alert_states', {});
   return rows.map(state);
+}
+
+/**
+ * Services with an alert firing now and the most severe of them, for the Overview's mark. The
+ * Overview must render whatever the alert state holds, so a failing read marks nothing.
+ */
+export async function loadFiringByService(): Promise<Map<string, string>> {
+  const firing = new Map<string, string>();
+  try {
+    for (const a of await loadAlertStates()) {
+      if (a.state !== 'firing') continue;
+      if (firing.get(a.service) !== 'page') firing.set(a.service, a.severity);
+    }
+  } catch {
+    // No alert table yet (a server migrated by an older version): nothing is marked.
+  }
+  return firing;
 }
 
 export async function loadAlertHistory(): Promise<AlertTransition[]> {
