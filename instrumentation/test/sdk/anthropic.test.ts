@@ -1,14 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  closedPort,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, closedPort, expectEnvelope, PLANTED, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * @anthropic-ai/sdk against a fake api.anthropic.com. Shapes: https://docs.anthropic.com/en/api/errors
@@ -17,11 +9,7 @@ import {
  * `error`, plus `status` and `headers` (node_modules/@anthropic-ai/sdk/core/error.js).
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 function client(baseURL = vendor.url, timeout?: number): Anthropic {
   return new Anthropic({

@@ -1,15 +1,8 @@
 import { DynamoDBClient, GetItemCommand, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { awsConfig } from './aws-clients.js';
-import {
-  ALL_SECRETS,
-  closedPort,
-  expectEnvelope,
-  type FakeVendor,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { ALL_SECRETS, closedPort, expectEnvelope, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * AWS SDK v3, JSON protocols: DynamoDB (awsJson1_0) and SQS (awsJson1_0 with awsQueryCompatible,
@@ -20,11 +13,7 @@ import {
  * (node_modules/@smithy/smithy-client/dist-cjs: decorateServiceException, throwDefaultError).
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 const ddb = (endpoint = vendor.url) => new DynamoDBClient(awsConfig(endpoint));
 const sqs = () => new SQSClient(awsConfig(vendor.url));

@@ -1,8 +1,8 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ListTopicsCommand, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { awsConfig } from './aws-clients.js';
-import { ALL_SECRETS, expectEnvelope, type FakeVendor, startFakeVendor, thrownBy } from './fake-vendor.js';
+import { ALL_SECRETS, expectEnvelope, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * AWS SDK v3, XML protocols: SNS (awsQuery: `<ErrorResponse><Error><Code>`,
@@ -12,11 +12,7 @@ import { ALL_SECRETS, expectEnvelope, type FakeVendor, startFakeVendor, thrownBy
  * loadRestXmlErrorCode); a HEAD 404 has no body and is named "NotFound".
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 const sns = () => new SNSClient(awsConfig(vendor.url));
 const s3 = () => new S3Client({ ...awsConfig(vendor.url), forcePathStyle: true });

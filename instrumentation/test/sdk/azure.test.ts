@@ -6,16 +6,8 @@ import {
   RestError,
 } from '@azure/core-rest-pipeline';
 import { QueueClient, StorageSharedKeyCredential } from '@azure/storage-queue';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  closedPort,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, closedPort, expectEnvelope, PLANTED, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * Azure: @azure/core-rest-pipeline (generated clients turn a failed response into a RestError as
@@ -27,11 +19,7 @@ import {
  * https://learn.microsoft.com/azure/azure-resource-manager/troubleshooting/common-deployment-errors.
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 const queue = () =>
   new QueueClient(

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { classifyError } from '../../src/error/classify-error.js';
 import type { Envelope } from '../../src/types.js';
 
@@ -34,6 +34,35 @@ export interface FakeVendor {
   /** Requests received since the last answer(): proves the SDK made exactly one attempt. */
   seen: SeenRequest[];
   close(): Promise<void>;
+}
+
+/**
+ * One fake vendor for the calling test file: started before its tests, closed after. The handle
+ * reads through to the running server, so a file declares it once at the top.
+ */
+export function useFakeVendor(): FakeVendor {
+  let running: FakeVendor | undefined;
+  beforeAll(async () => {
+    running = await startFakeVendor();
+  });
+  afterAll(() => running?.close());
+  const started = (): FakeVendor => {
+    if (!running) throw new Error('the fake vendor is started in beforeAll: use it inside a test');
+    return running;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get port() {
+      return started().port;
+    },
+    get seen() {
+      return started().seen;
+    },
+    answer: (res) => started().answer(res),
+    close: () => started().close(),
+  };
 }
 
 export async function startFakeVendor(): Promise<FakeVendor> {

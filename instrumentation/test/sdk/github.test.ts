@@ -1,15 +1,7 @@
 import { graphql } from '@octokit/graphql';
 import { Octokit } from '@octokit/rest';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  resetIn,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, expectEnvelope, PLANTED, resetIn, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * Octokit against a fake api.github.com. REST: @octokit/request-error's RequestError keeps
@@ -20,11 +12,7 @@ import {
  * https://docs.github.com/en/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api.
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 const rest = () =>
   new Octokit({

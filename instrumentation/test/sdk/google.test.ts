@@ -1,15 +1,7 @@
 import { drive } from '@googleapis/drive';
 import { Gaxios } from 'gaxios';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  closedPort,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, closedPort, expectEnvelope, PLANTED, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * Google: gaxios (GaxiosError keeps `response` { status, headers, data } and the cause,
@@ -19,11 +11,7 @@ import {
  * legacy `errors[].reason` (https://developers.google.com/drive/api/guides/handle-errors).
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 const gaxios = () => new Gaxios({ headers: { 'x-goog-api-key': PLANTED.googleKey }, retry: false });
 const call = (url = `${vendor.url}/v1/projects/p/topics/t:publish`, timeout?: number) =>

@@ -1,14 +1,6 @@
 import { GraphQLClient } from 'graphql-request';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  closedPort,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, closedPort, expectEnvelope, PLANTED, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * graphql-request against a fake GraphQL server. Its ClientError keeps the GraphQL result
@@ -18,11 +10,7 @@ import {
  * Shopify's THROTTLED with the cost extension (https://shopify.dev/docs/api/usage/rate-limits#graphql-admin-api-rate-limits).
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 const client = (url = `${vendor.url}/graphql`) =>
   new GraphQLClient(url, { headers: { authorization: `Bearer ${PLANTED.bearer}` } });

@@ -1,16 +1,8 @@
 import axios from 'axios';
 import got from 'got';
 import ky from 'ky';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  closedPort,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, closedPort, expectEnvelope, PLANTED, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * Generic HTTP clients against one fake vendor: axios (AxiosError keeps `response` { status,
@@ -21,11 +13,7 @@ import {
  * RFC 9457 problem details, draft-ietf-httpapi-ratelimit-headers.
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 const auth = { authorization: `Bearer ${PLANTED.bearer}` };
 const payload = { user: 'a', password: PLANTED.password };

@@ -1,14 +1,6 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  closedPort,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, closedPort, expectEnvelope, PLANTED, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * openai (Stainless-generated) against a fake api.openai.com. Shapes: error codes of
@@ -18,11 +10,7 @@ import {
  * (node_modules/openai/core/error.js), connection failures' cause on APIConnectionError.
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 function client(baseURL = `${vendor.url}/v1`, timeout?: number): OpenAI {
   return new OpenAI({ apiKey: PLANTED.openaiKey, baseURL, maxRetries: 0, ...(timeout ? { timeout } : {}) });

@@ -1,14 +1,6 @@
 import { WebClient } from '@slack/web-api';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  closedPort,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, closedPort, expectEnvelope, PLANTED, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * @slack/web-api against a fake slack.com/api. Platform errors are HTTP 200 `{ ok: false, error }`
@@ -18,11 +10,7 @@ import {
  * `headers`, `body`) and WebAPIRequestError (`original`, `cause`) (node_modules/@slack/web-api/dist/errors.js).
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 const client = (url = `${vendor.url}/api/`) =>
   new WebClient(PLANTED.slackToken, {

@@ -1,14 +1,6 @@
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  closedPort,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, closedPort, expectEnvelope, PLANTED, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * stripe (the official Node SDK) against a fake api.stripe.com. Shapes: the error object of
@@ -18,11 +10,7 @@ import {
  * and a connection failure's original error in `detail` (cjs/RequestSender.js).
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 function client(port = vendor.port, timeout?: number): Stripe {
   return new Stripe(PLANTED.stripeKey, {

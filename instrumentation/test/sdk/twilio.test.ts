@@ -1,13 +1,6 @@
 import twilio from 'twilio';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import {
-  ALL_SECRETS,
-  expectEnvelope,
-  type FakeVendor,
-  PLANTED,
-  startFakeVendor,
-  thrownBy,
-} from './fake-vendor.js';
+import { describe, it } from 'vitest';
+import { ALL_SECRETS, expectEnvelope, PLANTED, thrownBy, useFakeVendor } from './fake-vendor.js';
 
 /**
  * twilio (the official helper library) against a fake api.twilio.com. Error bodies are
@@ -17,11 +10,7 @@ import {
  * host is fixed, so the library's own RequestClient is kept and only the URI is pointed here.
  */
 
-let vendor: FakeVendor;
-beforeAll(async () => {
-  vendor = await startFakeVendor();
-});
-afterAll(() => vendor.close());
+const vendor = useFakeVendor();
 
 class LocalRequestClient extends twilio.RequestClient {
   override request<T>(opts: Parameters<twilio.RequestClient['request']>[0]) {
