@@ -1,27 +1,20 @@
-import { waitForInserted } from '@faultline/collector';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/browser';
-import { type FaultlineProcess, startFaultline } from './support/faultline-process';
+import type { FaultlineProcess } from './support/faultline-process';
+import { type SeededSession, startSeeded } from './support/seeded-session';
 import { DEPENDENCY_TRUTH, sendDependencyCalls } from './support/send-dependency-calls';
 
 // Issue 13's Dependencies page against known calls (send-dependency-calls.ts), read in Chromium.
+let session: SeededSession;
 let app: FaultlineProcess;
-let browser: { context: BrowserContext; close(): Promise<void> };
 let page: Page;
 
 beforeAll(async () => {
-  app = await startFaultline();
-  await sendDependencyCalls(app.otlpUrl);
-  await waitForInserted(app.otlpUrl);
-  browser = await launchChromium();
-  page = await browser.context.newPage();
+  session = await startSeeded(sendDependencyCalls);
+  ({ app, page } = session);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+afterAll(() => session?.close());
 
 describe('dependencies', () => {
   it('lists each service → dependency edge with the ground truth, most failures first', async () => {

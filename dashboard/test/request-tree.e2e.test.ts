@@ -1,15 +1,14 @@
-import { waitForInserted } from '@faultline/collector';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/browser';
-import { type FaultlineProcess, startFaultline } from './support/faultline-process';
+import type { FaultlineProcess } from './support/faultline-process';
+import { type SeededSession, startSeeded } from './support/seeded-session';
 import { sendRequestTree, TREE_ORDER } from './support/send-request-tree';
 
 // Issue 13's request tree: one known request across two services (see send-request-tree.ts) sent
 // through the real exporter to a real `npm start`, its tree read in Chromium through the ARIA
 // attributes an assistive technology reads.
+let session: SeededSession;
 let app: FaultlineProcess;
-let browser: { context: BrowserContext; close(): Promise<void> };
 let page: Page;
 const ID = 'tree-e2e-1';
 
@@ -37,19 +36,13 @@ async function items(): Promise<Item[]> {
 }
 
 beforeAll(async () => {
-  app = await startFaultline();
-  await sendRequestTree(app.otlpUrl, ID);
-  await waitForInserted(app.otlpUrl);
-  browser = await launchChromium();
-  page = await browser.context.newPage();
+  session = await startSeeded((otlpUrl) => sendRequestTree(otlpUrl, ID));
+  ({ app, page } = session);
   await page.goto(`${app.dashboardUrl}/request?id=${ID}`);
   await page.getByTestId('span-timeline').waitFor();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+afterAll(() => session?.close());
 
 describe('the request as a tree', () => {
   it('nests every span under its parent across services, siblings in start order', async () => {

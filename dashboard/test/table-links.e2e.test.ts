@@ -1,27 +1,20 @@
-import { waitForInserted } from '@faultline/collector';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './support/browser';
-import { type FaultlineProcess, startFaultline } from './support/faultline-process';
+import type { FaultlineProcess } from './support/faultline-process';
+import { type SeededSession, startSeeded } from './support/seeded-session';
 import { sendFailureGroups } from './support/send-failure-groups';
 
 // Issue 13's navigation: services and correlation ids shown in tables link to the view about them.
+let session: SeededSession;
 let app: FaultlineProcess;
-let browser: { context: BrowserContext; close(): Promise<void> };
 let page: Page;
 
 beforeAll(async () => {
-  app = await startFaultline();
-  await sendFailureGroups(app.otlpUrl);
-  await waitForInserted(app.otlpUrl);
-  browser = await launchChromium();
-  page = await browser.context.newPage();
+  session = await startSeeded(sendFailureGroups);
+  ({ app, page } = session);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+afterAll(() => session?.close());
 
 describe('table links', () => {
   it('top codes link each service to the Overview filtered to it, the range kept', async () => {
