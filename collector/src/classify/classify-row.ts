@@ -9,24 +9,25 @@ import { isPreloadSpan, showsFailure } from './shows-failure.js';
  * OpenTelemetry in any language, an OpenTelemetry Collector in front) gets the `faultline.*`
  * attributes the preload writes, plus `faultline.classified_by = collector`, so `failures` holds
  * it like any other. A span the preload saw is left exactly as it is. Never throws: a span that
- * cannot be classified is stored as it came.
+ * cannot be classified is stored as it came. Returns whether it wrote an envelope: one built here
+ * is already redacted and bounded (createEnvelope's rules), so it needs no sanitizing after.
  */
-export function classifyRow(row: TraceRow): void {
+export function classifyRow(row: TraceRow): boolean {
   const attrs = row.SpanAttributes;
-  if (isPreloadSpan(attrs) || !showsFailure(row)) return;
+  if (isPreloadSpan(attrs) || !showsFailure(row)) return false;
   let envelope: Envelope;
   try {
     envelope = envelopeOfRow(row, correlationOf(attrs, row.TraceId));
   } catch {
-    return;
+    return false;
   }
   writeEnvelope(attrs, envelope);
+  return true;
 }
 
 /**
  * The envelope as the OTLP → ClickHouse map stores the preload's attributes: booleans as
- * "true"/"false", numbers in decimal, raw as JSON; retry_after absent when null. The message and
- * raw are bounded and redacted afterwards by sanitizeEnvelopeAttributes, as any span's are.
+ * "true"/"false", numbers in decimal, raw as JSON; retry_after absent when null.
  */
 function writeEnvelope(attrs: Record<string, string>, e: Envelope): void {
   attrs[attributes.ATTR_CLASS] = e.class;

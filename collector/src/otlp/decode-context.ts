@@ -86,8 +86,8 @@ export class DecodeContext {
    */
   addRow(row: TraceRow): void {
     // Classify first: the collector's envelope then passes the same redaction and bounds as any.
-    classifyRow(row);
-    sanitizeEnvelopeAttributes(row.SpanAttributes);
+    // A span's own envelope text is sanitized; one the collector just built already is.
+    if (!classifyRow(row)) sanitizeEnvelopeAttributes(row.SpanAttributes);
     const at = this.spanIndex.claim(row.TraceId, row.SpanId, this.rows.length);
     if (at < 0) {
       this.rows.push(row);
