@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type FileHandle, open, readFile, stat, truncate, unlink } from 'node:fs/promises';
+import { countRows } from './row-isolation.js';
 import { fsyncDir, openSegmentPath, type Spool } from './spool.js';
 
 const NEWLINE = 0x0a;
@@ -93,8 +94,7 @@ export class WalSegment {
     const nul = data.indexOf(0);
     const scanned = nul < 0 ? data : data.subarray(0, nul);
     const end = scanned.lastIndexOf(NEWLINE) + 1;
-    let rows = 0;
-    for (let i = scanned.indexOf(NEWLINE); i >= 0 && i < end; i = scanned.indexOf(NEWLINE, i + 1)) rows++;
+    const rows = countRows(scanned.subarray(0, end));
     if (rows === 0) {
       await unlink(file);
       return 0;
