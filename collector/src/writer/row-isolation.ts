@@ -1,4 +1,4 @@
-import { failureReason, isRowError } from './insert-failure.js';
+import { rowRefusal } from './insert-failure.js';
 
 const NEWLINE = 0x0a;
 
@@ -18,7 +18,7 @@ export interface IsolatedInsert {
 }
 
 /**
- * Inserts a JSONEachRow body under `token`; when ClickHouse refuses it for its rows (isRowError),
+ * Inserts a JSONEachRow body under `token`; when ClickHouse refuses it for its rows (rowRefusal),
  * halves it and inserts each half under a token derived from the parent's, recursively, until
  * the refused rows stand alone: they are returned, everything else has landed. The derived tokens
  * are a function of the body and the token only, so a replay after a crash mid-split splits the
@@ -35,10 +35,11 @@ export async function insertIsolatingRows(
     await insert(body, token);
     return { split: false, rejected: [] };
   } catch (err) {
-    if (!isRowError(err)) throw err;
+    const reason = rowRefusal(err);
+    if (reason === null) throw err;
     const rejected: RejectedRow[] = [];
     // `_` never occurs in a base token (`fl-<uuid>`), so a derived token never equals another base.
-    await split(insert, body, `${token}_`, err, rejected);
+    await split(insert, body, `${token}_`, reason, rejected);
     return { split: true, rejected };
   }
 }
@@ -47,13 +48,13 @@ async function split(
   insert: InsertBody,
   body: Buffer,
   prefix: string,
-  err: unknown,
+  reason: string,
   rejected: RejectedRow[],
 ): Promise<void> {
   const rows = countRows(body);
   if (rows <= 1) {
     const end = body[body.length - 1] === NEWLINE ? body.length - 1 : body.length;
-    if (end > 0) rejected.push({ line: body.subarray(0, end), reason: failureReason(err) });
+    if (end > 0) rejected.push({ line: body.subarray(0, end), reason });
     return;
   }
   const mid = offsetAfterRow(body, Math.floor(rows / 2));
@@ -65,8 +66,9 @@ async function split(
     try {
       await insert(half, token);
     } catch (halfErr) {
-      if (!isRowError(halfErr)) throw halfErr;
-      await split(insert, half, token, halfErr, rejected);
+      const halfReason = rowRefusal(halfErr);
+      if (halfReason === null) throw halfErr;
+      await split(insert, half, token, halfReason, rejected);
     }
   }
 }
