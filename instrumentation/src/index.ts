@@ -6,6 +6,7 @@
  */
 
 export * as attributes from './attributes.js';
+export { dbSystemOf } from './db-system.js';
 export {
   createEnvelope,
   defaultRetryable,

@@ -1,13 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { ERROR_CLASSES } from '@faultline/instrumentation';
 import { isMap, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { BURN_WINDOWS, parseSlo } from '../budget/index.js';
 import { BURN_ALERT_NAME, BURN_RULES, type BurnRule, type Severity } from './burn-rules.js';
-import {
-  CLASS_RATE_ALERT_NAME,
-  type ClassRule,
-  ENVELOPE_CLASSES,
-  NEW_CODE_ALERT_NAME,
-} from './class-rules.js';
+import { CLASS_RATE_ALERT_NAME, type ClassRule, NEW_CODE_ALERT_NAME } from './class-rules.js';
 
 /** What FAULTLINE_ALERT_RULES holds, validated. */
 export interface AlertRules {
@@ -187,11 +183,11 @@ export function parseAlertRules(text: string, file: string): AlertRules {
             'window_minutes',
             'service',
           ]);
-          if (!ENVELOPE_CLASSES.includes(r.class as never))
+          if (!ERROR_CLASSES.includes(r.class as never))
             fail(
               [...path, 'class'],
               r.class === undefined ? 'is missing' : `is ${JSON.stringify(r.class)}`,
-              `give one of ${ENVELOPE_CLASSES.join(', ')}.`,
+              `give one of ${ERROR_CLASSES.join(', ')}.`,
             );
           if (typeof r.source !== 'string' || !/^[a-z][a-z0-9_.-]*$/.test(r.source))
             fail(

@@ -2,13 +2,6 @@ import type { Store } from '../types.js';
 import type { AlertNotice } from './alert-types.js';
 import type { Severity } from './burn-rules.js';
 
-export const ENVELOPE_CLASSES = [
-  'validation',
-  'authentication',
-  'rate_limit',
-  'transient',
-  'permanent',
-] as const;
 export const CLASS_RATE_ALERT_NAME = 'FailureClassRate';
 export const NEW_CODE_ALERT_NAME = 'NewFailureCode';
 

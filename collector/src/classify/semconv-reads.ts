@@ -4,22 +4,6 @@
  */
 type Attrs = Record<string, string>;
 
-/** Semconv `db.system` / `db.system.name` values (old and new names) → the classifier's `system`. */
-const DB_SYSTEMS: Record<string, string> = {
-  postgresql: 'postgresql',
-  mysql: 'mysql',
-  mariadb: 'mariadb',
-  mssql: 'microsoft.sql_server',
-  'microsoft.sql_server': 'microsoft.sql_server',
-  redis: 'redis',
-  mongodb: 'mongodb',
-};
-
-export function dbSystemOf(attrs: Attrs): string | undefined {
-  const raw = attrs['db.system.name'] ?? attrs['db.system'];
-  return raw === undefined || raw === '' ? undefined : (DB_SYSTEMS[raw] ?? raw);
-}
-
 /** `http.response.status_code` (stable) or `http.status_code` (old). */
 export function httpStatusOf(attrs: Attrs): number | undefined {
   const raw = attrs['http.response.status_code'] ?? attrs['http.status_code'];

@@ -9,7 +9,7 @@ import { type ResolvedWriterOptions, resolveWriterOptions } from './resolve-writ
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
-import { createTimedInsert, insertErrorOf, newWriterCounters, noteQuarantine } from './timed-insert.js';
+import { countReplayed, createTimedInsert, insertErrorOf, newWriterCounters } from './timed-insert.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments } from './wal-segment.js';
 
@@ -79,11 +79,7 @@ function createInsertWriter(store: Store, o: ResolvedWriterOptions, lock: Direct
     {
       insert,
       onReplayed(segment, quarantined, split) {
-        const stored = segment.rows - (quarantined?.rows ?? 0);
-        if (split) counters.splitBatches++;
-        counters.replayed += stored;
-        counters.inserted += stored;
-        if (quarantined) lastQuarantine = noteQuarantine(counters, quarantined);
+        lastQuarantine = countReplayed(counters, segment, quarantined, split) ?? lastQuarantine;
         if (outage && !spool.busy) {
           outage = false;
           console.warn(

@@ -6,7 +6,7 @@ import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import { Spool } from './spool.js';
 import { SpoolReplayer } from './spool-replayer.js';
-import { createTimedInsert, insertErrorOf, newWriterCounters, noteQuarantine } from './timed-insert.js';
+import { countReplayed, createTimedInsert, insertErrorOf, newWriterCounters } from './timed-insert.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments, WalSegment } from './wal-segment.js';
 
@@ -64,11 +64,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
     {
       insert: createTimedInsert(store, o, latency),
       onReplayed(segment, quarantined, split) {
-        const stored = segment.rows - (quarantined?.rows ?? 0);
-        if (split) counters.splitBatches++;
-        counters.replayed += stored;
-        counters.inserted += stored;
-        if (quarantined) lastQuarantine = noteQuarantine(counters, quarantined);
+        lastQuarantine = countReplayed(counters, segment, quarantined, split) ?? lastQuarantine;
         if (outage) {
           outage = false;
           console.warn('[faultline] ClickHouse recovered; inserting the write-ahead log again');

@@ -2,7 +2,7 @@ import type { Store, WriterStats } from '../types.js';
 import { insertBatch } from './insert-batch.js';
 import type { LatencyRecorder } from './latency-histogram.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
-import type { QuarantinedRows } from './spool.js';
+import type { QuarantinedRows, SpoolSegment } from './spool.js';
 
 /** The counters both writers keep; `stats()` spreads them into WriterStats. */
 export interface WriterCounters {
@@ -46,6 +46,23 @@ export function noteQuarantine(
     `[faultline] ClickHouse refused ${q.rows} span(s) on their own; the rest of their batch is stored. Kept with the reason in ${q.file}: ${q.reason}`,
   );
   return { ...q, at: Date.now() };
+}
+
+/**
+ * Counts a segment the replayer stored, the same way in both writers: its rows less the ones set
+ * aside, the split it took, the quarantine. Returns the quarantine noted, or null if none.
+ */
+export function countReplayed(
+  counters: WriterCounters,
+  segment: SpoolSegment,
+  quarantined: QuarantinedRows | null,
+  split: boolean,
+): WriterStats['lastQuarantine'] {
+  const stored = segment.rows - (quarantined?.rows ?? 0);
+  if (split) counters.splitBatches++;
+  counters.replayed += stored;
+  counters.inserted += stored;
+  return quarantined ? noteQuarantine(counters, quarantined) : null;
 }
 
 /**

@@ -1,12 +1,13 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { dbSystemOf } from '../db-system.js';
 import { classifyError } from '../error/classify-error.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
 import type { Envelope } from '../types.js';
 import { takeDriverError } from './driver-errors.js';
 import { grpcEnvelopeOf } from './grpc-envelope.js';
 import { takeSpanError } from './span-errors.js';
-import { dbSystemOf, httpStatusOf } from './span-source.js';
+import { httpStatusOf } from './span-source.js';
 
 const SPAN_STATUS_ERROR = 2;
 

@@ -17,6 +17,7 @@ import {
   ATTR_PROPAGATED,
   ATTR_SOURCE,
 } from '../attributes.js';
+import { dbSystemOf } from '../db-system.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
 import type { Envelope } from '../types.js';
 import {
@@ -34,7 +35,7 @@ import type { PreloadState } from './preload-state.js';
 import { RepeatAttempts } from './repeat-attempts.js';
 import type { ResponseRecord } from './response-registry.js';
 import { setEnvelope } from './span-envelope.js';
-import { dbSystemOf, httpStatusOf, sourceOf } from './span-source.js';
+import { httpStatusOf, sourceOf } from './span-source.js';
 
 /**
  * Stamps every span with the correlation id (successes too: the dashboard needs denominators) and

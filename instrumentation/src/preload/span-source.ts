@@ -1,21 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
 
-/** Maps semconv `db.system` values (old and new names) to the classifier's `system` context. */
-const DB_SYSTEMS: Record<string, string> = {
-  postgresql: 'postgresql',
-  mysql: 'mysql',
-  mariadb: 'mariadb',
-  mssql: 'microsoft.sql_server',
-  'microsoft.sql_server': 'microsoft.sql_server',
-  redis: 'redis',
-  mongodb: 'mongodb',
-};
-
-export function dbSystemOf(attrs: Attributes): string | undefined {
-  const raw = attrs['db.system.name'] ?? attrs['db.system'];
-  return typeof raw === 'string' ? (DB_SYSTEMS[raw] ?? raw) : undefined;
-}
-
 /** The envelope `source` for a client span, known at start so successes count in denominators. */
 export function sourceOf(attrs: Attributes): string | undefined {
   const rpc = attrs['rpc.system'];
