@@ -26,6 +26,31 @@ function failed(service: string, ms: number, cls: string, source: string, code: 
 function many(n: number, service: string, atMs: number, cls: string, source: string, code: string) {
   return Array.from({ length: n }, (_, i) => failed(service, atMs + i * 50, cls, source, code));
 }
+/** n client failures of `service` that echo their callee's: each has a failed SERVER span under it in `callee`. */
+function echoes(
+  n: number,
+  service: string,
+  callee: string,
+  atMs: number,
+  cls: string,
+  source: string,
+  code: string,
+) {
+  return many(n, service, atMs, cls, source, code).flatMap((client) => [
+    client,
+    makeFailureRow(
+      { class: cls, source: 'http', code, message: `${code} from ${callee}`, retryable: 'false' },
+      {
+        Timestamp: client.Timestamp,
+        ServiceName: callee,
+        SpanKind: 'Server',
+        TraceId: client.TraceId,
+        SpanId: hexId(8),
+        ParentSpanId: client.SpanId,
+      },
+    ),
+  ]);
+}
 
 /**
  * Rule 1, class_rate rate_limit × sdk above 50/min over 5 complete minutes:
@@ -34,7 +59,11 @@ function many(n: number, service: string, atMs: number, cls: string, source: str
  *  orders 40/min from sdk (and 100/min rate_limit from http) → no; search exactly 50/min → not above.
  * Rule 2, new_code on checkout (7-day baseline, 60-minute window), 10 minutes before T0:
  *  57P01 (also 2 days ago) → not new; 410 → new; ThrottlingException (seen on payments, never on
- *  checkout) → new; 401 (last seen 8 days ago, before the baseline) → new.
+ *  checkout) → new; 401 (last seen 8 days ago, before the baseline) → new; 503 (new, but each one
+ *  echoes the failed server span of inventory it called) → not checkout's alert.
+ * Rule 3, class_rate rate_limit × http above 50/min on gateway: 60/min 429s, every one an echo of
+ *  the limiter service's own failure → counted where it happened (limiter's SERVER spans, which a
+ *  class rate of outbound calls does not count), so no alert.
  */
 function scenario(): TraceRow[] {
   const rows: TraceRow[] = [];
@@ -45,6 +74,7 @@ function scenario(): TraceRow[] {
     rows.push(...many(40, 'orders', at, 'rate_limit', 'sdk', 'ThrottlingException'));
     rows.push(...many(100, 'orders', at + 10_000, 'rate_limit', 'http', '429'));
     rows.push(...many(50, 'search', at, 'rate_limit', 'sdk', 'TooManyRequests'));
+    rows.push(...echoes(60, 'gateway', 'limiter', at, 'rate_limit', 'http', '429'));
   }
   rows.push(...many(40, 'payments', T0 + 1_000, 'rate_limit', 'sdk', 'ThrottlingException'));
   rows.push(...many(4, 'checkout', T0 - 2 * DAY, 'transient', 'db', '57P01'));
@@ -54,6 +84,7 @@ function scenario(): TraceRow[] {
   rows.push(...many(3, 'checkout', recent + 1_000, 'permanent', 'http', '410'));
   rows.push(...many(2, 'checkout', recent + 2_000, 'rate_limit', 'sdk', 'ThrottlingException'));
   rows.push(...many(1, 'checkout', recent + 3_000, 'authentication', 'http', '401'));
+  rows.push(...echoes(2, 'checkout', 'inventory', recent + 4_000, 'transient', 'http', '503'));
   // Successful calls beside them, which no class rule counts.
   for (let i = 0; i < 20; i++)
     rows.push(
@@ -76,6 +107,11 @@ rules:
     class: rate_limit
     source: sdk
     per_minute: 50
+  - kind: class_rate
+    class: rate_limit
+    source: http
+    per_minute: 50
+    service: gateway
   - kind: new_code
     service: checkout
 `;

@@ -1,12 +1,11 @@
 -- name: alert_class_rate
--- description: A class-rate alert rule's count: failures of one class from one source per service and code in the complete minutes [{from}, {to}), read from the failure_codes_1m rollup (every classified failure of a CLIENT or PRODUCER span, echoes included; the rollup does not know which are first-hand).
+-- description: A class-rate alert rule's count: first-hand failures (first_hand_failures, as the budget counts them: an echo of a deeper failure is counted where it happened, not again here) of one class from one source, by service and code, of CLIENT and PRODUCER spans in the complete minutes [{from}, {to}).
 SELECT
   ServiceName AS service,
   code,
-  sum(failures) AS failures
-FROM failure_codes_1m
-WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
-  AND class = {class:String}
+  count() AS failures
+FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+WHERE class = {class:String}
   AND source = {source:String}
   AND SpanKind IN ('Client', 'Producer')
   AND ({service:String} = '' OR ServiceName = {service:String})
