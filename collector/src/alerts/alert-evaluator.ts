@@ -3,9 +3,11 @@ import type { Store } from '../types.js';
 import { insertBatch } from '../writer/insert-batch.js';
 import type { AlertConfig } from './alert-config.js';
 import { type AlertDelivery, createAlertDelivery } from './alert-delivery.js';
+import { type EvaluationStats, renderAlertMetrics } from './alert-metrics.js';
 import type { AlertBreakdown, AlertNotice, DeliveryOutcome } from './alert-types.js';
 import { evaluateClassRules, labelsFromKey } from './class-rules.js';
 import { type BurnFinding, judgeBurn, windowSeconds } from './judge-burn.js';
+import { createOutboundCounters } from './outbound-counters.js';
 
 type Row = Record<string, unknown>;
 
@@ -17,6 +19,8 @@ export interface AlertEvaluatorOptions {
   delivery?: AlertDelivery;
   /** Retry timing of the receivers (tests shorten it). */
   post?: import('./post-json.js').PostOptions;
+  /** Seconds a minute waits before the outbound counters add it (default OUTBOUND_SETTLE_S). */
+  settleS?: number;
 }
 
 interface StoredState {
@@ -37,6 +41,8 @@ export interface AlertEvaluator {
   /** Waits for queued deliveries. */
   idle(): Promise<void>;
   firing(): AlertNotice[];
+  /** This role's part of /metrics: outbound call/failure counters, firing alerts, evaluator health. */
+  metrics(): string;
 }
 
 const THREE_DAYS_S = 3 * 86_400;
@@ -61,6 +67,8 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
   const current = new Map<string, AlertNotice>();
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> | null = null;
+  const counters = createOutboundCounters({ store, now, settleS: o.settleS });
+  const stats: EvaluationStats = { ok: 0, failed: 0, lastDurationS: null, lastSuccessS: null };
 
   async function recordDelivery(d: DeliveryOutcome): Promise<void> {
     const row = {
@@ -170,7 +178,30 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     await insertBatch(store.client, `${JSON.stringify(row)}\n`, { table: 'alert_events' });
   }
 
+  /** One evaluation, counted for /metrics; the outbound counters advance beside it. */
   async function evaluate(): Promise<AlertNotice[]> {
+    const t0 = performance.now();
+    try {
+      const out = await evaluateOnce();
+      stats.ok++;
+      stats.lastSuccessS = Math.floor(now() / 1000);
+      return out;
+    } catch (err) {
+      stats.failed++;
+      throw err;
+    } finally {
+      stats.lastDurationS = Number(((performance.now() - t0) / 1000).toFixed(3));
+      // The counters are their own concern: a failed read leaves their cursor, so the next
+      // evaluation counts the same minutes again; it never fails an evaluation.
+      await counters
+        .advance()
+        .catch((err) =>
+          console.error(`faultline: outbound counters not advanced: ${(err as Error)?.message ?? err}`),
+        );
+    }
+  }
+
+  async function evaluateOnce(): Promise<AlertNotice[]> {
     states ??= await loadStates();
     const nowMs = now();
     const toS = Math.floor(nowMs / 1000);
@@ -315,5 +346,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     },
     idle: () => delivery.idle(),
     firing: () => [...current.values()],
+    metrics: () =>
+      renderAlertMetrics(counters.series(), counters.countedUntilS(), [...current.values()], stats),
   };
 }

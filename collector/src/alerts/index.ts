@@ -10,6 +10,7 @@ export {
 } from './alert-config.js';
 export { type AlertDelivery, createAlertDelivery, webhookPayload } from './alert-delivery.js';
 export { type AlertEvaluator, type AlertEvaluatorOptions, createAlertEvaluator } from './alert-evaluator.js';
+export { type EvaluationStats, renderAlertMetrics } from './alert-metrics.js';
 export {
   type AlertRules,
   DEFAULT_ALERT_RULES,
@@ -29,6 +30,13 @@ export {
   type NewCodeRule,
 } from './class-rules.js';
 export { alertKey, type BurnFinding, judgeBurn } from './judge-burn.js';
+export {
+  createOutboundCounters,
+  MAX_METRIC_SERVICES,
+  OUTBOUND_SETTLE_S,
+  type OutboundCounters,
+  type OutboundSeries,
+} from './outbound-counters.js';
 export { type PostOptions, type PostResult, postJson } from './post-json.js';
 export {
   CALLS_METRIC,

@@ -24,6 +24,8 @@ export interface CollectorOptions extends ReceiverOptions {
   /** A ready writer (tests, custom sinks); otherwise one is created on `store`. */
   writer?: SpanWriter;
   writerOptions?: WriterOptions;
+  /** More Prometheus text appended to /metrics (the alerting role's counters when it runs here). */
+  extraMetrics?: () => string;
 }
 
 export interface Collector {
@@ -117,7 +119,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
           { 'www-authenticate': 'Bearer' },
         );
       }
-      const body = renderMetrics(stats, activeWriter.stats());
+      const body = renderMetrics(stats, activeWriter.stats()) + (options.extraMetrics?.() ?? '');
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
       res.end(body);
       return;
