@@ -1,13 +1,15 @@
 // `npm start`: the collector (OTLP/HTTP) and the dashboard (Next.js) in one process over one Store.
 // One process because an embedded chDB data directory can be opened by one process only: the
 // receiver writes and the pages read through the same engine, kept on globalThis by openStore().
-// Against a ClickHouse server (FAULTLINE_CLICKHOUSE_URL) the two halves can also run apart, each
-// with `--only`, since the server, not a local directory, is then what they share.
+// Against a ClickHouse server (FAULTLINE_CLICKHOUSE_URL) the roles can also run apart, each with
+// `--role`, since the server, not a local directory, is then what they share: many stateless
+// collectors, one dashboard, and one alerts role (one evaluator, so an alert is sent once).
 //
-//   npm start [-- --port 3000 --otlp-port 4318 --otlp-grpc-port 4317 --host 127.0.0.1 --only collector|dashboard]
+//   npm start [-- --port 3000 --otlp-port 4318 --otlp-grpc-port 4317 --host 127.0.0.1 --role all|collector|dashboard|alerts]
 //   env: PORT / FAULTLINE_DASHBOARD_PORT, FAULTLINE_OTLP_PORT, FAULTLINE_OTLP_GRPC_PORT, FAULTLINE_DASHBOARD_HOST,
 //        FAULTLINE_DATA_DIR or FAULTLINE_CLICKHOUSE_URL (see collector), FAULTLINE_SLO_TARGET,
 //        FAULTLINE_ALERTMANAGER_URL, FAULTLINE_ALERT_WEBHOOK_URL, FAULTLINE_ALERT_INTERVAL_S, FAULTLINE_ALERT_RULES,
+//        FAULTLINE_ROLE, FAULTLINE_ALERTS_PORT, FAULTLINE_ALERTS_HOST,
 //        FAULTLINE_DASHBOARD_TOKEN / _USERS_FILE / _TRUSTED_PROXIES / _PUBLIC_URL / _ALLOWED_HOSTS.
 // Every dashboard request passes the gate in dashboard/src/server/auth/ before Next sees it
 // (Host, Origin, body type, sign-in); beyond loopback the dashboard will not start without an auth mode.
@@ -18,11 +20,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const root = resolve(import.meta.dirname, '..');
-const PARTS = ['collector', 'dashboard'];
+const ROLES = ['collector', 'dashboard', 'alerts'];
 
 const USAGE = `Usage: npm start -- [options]
 
-Runs the OTLP/HTTP collector and the dashboard in one process (default), or one of them.
+Runs the OTLP collector, the dashboard and the alert evaluator in one process (default), or some of them.
 
 Options:
   --port <n>              dashboard port (PORT / FAULTLINE_DASHBOARD_PORT, default 3000; 0 = any free port)
@@ -31,8 +33,12 @@ Options:
   --host <addr>           dashboard address (FAULTLINE_DASHBOARD_HOST, default 127.0.0.1)
   --clickhouse-url <url>  a ClickHouse server's HTTP URL instead of embedded chDB
                           (FAULTLINE_CLICKHOUSE_URL; _USER, _PASSWORD, _DATABASE from the environment)
-  --only <part>           run only the collector or only the dashboard. Needs a ClickHouse server:
+  --role <roles>          all (default), or one or more of collector, dashboard, alerts, comma-separated
+                          (FAULTLINE_ROLE; --only is the same). Roles apart need a ClickHouse server:
                           an embedded data directory (FAULTLINE_DATA_DIR) opens in one process only.
+                          Run one alerts role per deployment: it is the one that sends alerts.
+  --alerts-port <n>       the alerts role's /healthz and /metrics when it runs without the collector
+                          (FAULTLINE_ALERTS_PORT, default 9470; beside the collector they are on its port)
   --hash-password         read a password from stdin, print its scrypt hash for
                           FAULTLINE_DASHBOARD_USERS_FILE (a line: name:<hash>) and exit
   -h, --help              show this help
@@ -67,7 +73,9 @@ try {
       'otlp-grpc-port': { type: 'string' },
       host: { type: 'string' },
       'clickhouse-url': { type: 'string' },
+      role: { type: 'string' },
       only: { type: 'string' },
+      'alerts-port': { type: 'string' },
       'hash-password': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -89,23 +97,38 @@ if (args['hash-password']) {
 
 const env = process.env;
 if (args['clickhouse-url'] !== undefined) env.FAULTLINE_CLICKHOUSE_URL = args['clickhouse-url'];
-const only = args.only;
-if (only !== undefined && !PARTS.includes(only))
-  fail(`--only ${only} is not a part: give --only collector or --only dashboard (or omit it to run both).`);
-if (only !== undefined && !env.FAULTLINE_CLICKHOUSE_URL)
+const roleFlag = args.role !== undefined ? '--role' : args.only !== undefined ? '--only' : 'FAULTLINE_ROLE';
+const roleArg = args.role ?? args.only ?? env.FAULTLINE_ROLE ?? 'all';
+const roles = new Set(
+  roleArg === 'all'
+    ? ROLES
+    : roleArg
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+);
+for (const r of roles)
+  if (!ROLES.includes(r))
+    fail(
+      `${roleFlag} ${roleArg}: "${r}" is not a role. Give all, or one or more of ${ROLES.join(', ')} separated by commas.`,
+    );
+if (roles.size === 0) fail(`${roleFlag} is empty: give all, or one or more of ${ROLES.join(', ')}.`);
+if (roles.size < ROLES.length && !env.FAULTLINE_CLICKHOUSE_URL)
   fail(
-    `--only ${only} needs a ClickHouse server the other half can reach too: set FAULTLINE_CLICKHOUSE_URL ` +
+    `${roleFlag} ${roleArg} needs a ClickHouse server the other roles can reach too: set FAULTLINE_CLICKHOUSE_URL ` +
       '(or --clickhouse-url). An embedded data directory opens in one process only, so over embedded ' +
-      'chDB run both halves together with plain `npm start`.',
+      'chDB run every role together with plain `npm start`.',
   );
-const runCollector = only !== 'dashboard';
-const runDashboard = only !== 'collector';
+const runCollector = roles.has('collector');
+const runDashboard = roles.has('dashboard');
+const runAlerts = roles.has('alerts');
 const dashboardPort = port('--port', args.port ?? env.FAULTLINE_DASHBOARD_PORT ?? env.PORT, 3000);
 const otlpPort = port('--otlp-port', args['otlp-port'] ?? env.FAULTLINE_OTLP_PORT, 4318);
 // Unset: the collector's own default (FAULTLINE_OTLP_GRPC_PORT, else 4317, else 0 beside an ephemeral HTTP port).
 const grpcPort =
   args['otlp-grpc-port'] === undefined ? undefined : port('--otlp-grpc-port', args['otlp-grpc-port']);
 const host = args.host ?? env.FAULTLINE_DASHBOARD_HOST ?? '127.0.0.1';
+const alertsPort = port('--alerts-port', args['alerts-port'] ?? env.FAULTLINE_ALERTS_PORT, 9470);
 
 // Checked before anything opens: a dashboard beyond loopback without an auth mode, or a bad
 // auth setting, stops here with the variable to set. The messages never carry a secret.
@@ -129,12 +152,32 @@ function explain(what, err) {
   fail(`${what}: ${err?.message ?? err}`);
 }
 
-const { openStore, startCollector } = await import('@faultline/collector');
+const { openStore, startCollector, createAlertEvaluator, resolveAlertConfig, startAlertsServer } =
+  await import('@faultline/collector');
+let alertConfig;
+if (runAlerts) {
+  try {
+    alertConfig = resolveAlertConfig(env);
+  } catch (err) {
+    fail(err.message);
+  }
+}
 const store = await openStore().catch((err) => explain('opening the store', err));
+
+// Burn-rate and class alerts, evaluated every FAULTLINE_ALERT_INTERVAL_S and delivered in the
+// background so ingest never waits for a receiver. Beside the collector their counters join its
+// /metrics; alone they get a port of their own.
+let alerts;
+if (runAlerts) alerts = createAlertEvaluator({ store, config: alertConfig });
 
 let collector;
 if (runCollector) {
-  collector = await startCollector({ store, port: otlpPort, grpcPort }).catch((err) =>
+  collector = await startCollector({
+    store,
+    port: otlpPort,
+    grpcPort,
+    extraMetrics: () => alerts?.metrics() ?? '',
+  }).catch((err) =>
     explain(
       `starting the OTLP receiver on port ${otlpPort} (--otlp-port / FAULTLINE_OTLP_PORT) and its gRPC port (--otlp-grpc-port / FAULTLINE_OTLP_GRPC_PORT)`,
       err,
@@ -147,23 +190,30 @@ if (runCollector) {
   console.log(`faultline: otlp-grpc ${collector.grpcUrl.replace(/^http:\/\//, '')}`);
 }
 
-// Burn-rate alerts run beside the collector (the role that owns writing): evaluated every
-// FAULTLINE_ALERT_INTERVAL_S, delivered in the background so ingest never waits for a receiver.
-let alerts;
-if (runCollector) {
-  const { createAlertEvaluator, resolveAlertConfig } = await import('@faultline/collector');
-  let config;
-  try {
-    config = resolveAlertConfig(env);
-  } catch (err) {
-    fail(err.message);
-  }
-  alerts = createAlertEvaluator({ store, config });
+let alertsServer;
+if (alerts) {
   alerts.start();
-  const to = [config.alertmanagerUrl && 'alertmanager', config.webhookUrl && 'webhook'].filter(Boolean);
-  console.log(
-    `faultline: alerts every ${config.intervalS}s${to.length ? ` to ${to.join(', ')}` : ' (no receiver set)'}`,
+  const to = [alertConfig.alertmanagerUrl && 'alertmanager', alertConfig.webhookUrl && 'webhook'].filter(
+    Boolean,
   );
+  console.log(
+    `faultline: alerts every ${alertConfig.intervalS}s${to.length ? ` to ${to.join(', ')}` : ' (no receiver set)'}`,
+  );
+  if (!collector) {
+    alertsServer = await startAlertsServer({
+      evaluator: alerts,
+      intervalS: alertConfig.intervalS,
+      port: alertsPort,
+      host: env.FAULTLINE_ALERTS_HOST ?? '127.0.0.1',
+      token: env.FAULTLINE_INGEST_TOKEN,
+    }).catch((err) =>
+      explain(
+        `starting the alerts role's /healthz and /metrics on port ${alertsPort} (--alerts-port / FAULTLINE_ALERTS_PORT)`,
+        err,
+      ),
+    );
+    console.log(`faultline: alerts ${alertsServer.url}/metrics`);
+  }
 }
 
 let app;
@@ -222,6 +272,7 @@ async function shutdown(signal) {
   server?.closeAllConnections?.();
   try {
     await alerts?.stop();
+    await alertsServer?.close();
     await collector?.close();
     await app?.close?.();
     await store.close();

@@ -43,6 +43,8 @@ export interface AlertEvaluator {
   firing(): AlertNotice[];
   /** This role's part of /metrics: outbound call/failure counters, firing alerts, evaluator health. */
   metrics(): string;
+  /** For /healthz: how the evaluations have gone and how many alerts fire. */
+  health(): EvaluationStats & { firing: number };
 }
 
 const THREE_DAYS_S = 3 * 86_400;
@@ -346,6 +348,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     },
     idle: () => delivery.idle(),
     firing: () => [...current.values()],
+    health: () => ({ ...stats, firing: current.size }),
     metrics: () =>
       renderAlertMetrics(counters.series(), counters.countedUntilS(), [...current.values()], stats),
   };

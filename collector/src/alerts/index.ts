@@ -19,6 +19,12 @@ export {
 } from './alert-rules-file.js';
 export type { AlertBreakdown, AlertNotice, DeliveryOutcome } from './alert-types.js';
 export { alertmanagerPayload } from './alertmanager-payload.js';
+export {
+  type AlertsServer,
+  type AlertsServerOptions,
+  DEFAULT_ALERTS_PORT,
+  startAlertsServer,
+} from './alerts-server.js';
 export { BURN_ALERT_NAME, BURN_RULES, type BurnRule, type Severity } from './burn-rules.js';
 export {
   CLASS_RATE_ALERT_NAME,

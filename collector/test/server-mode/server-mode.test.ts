@@ -6,18 +6,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForInserted } from '../../src/client/wait-for-inserted.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/types.js';
+import { startReceiver } from '../alerts/receivers.js';
 import { type ShimProcess, startShim } from '../faults/shim-process.js';
 import { exportSpans, makeSpans, type SpanSpec } from '../receiver/helpers/make-spans.js';
 import { runStart, type StartedPart, startPart } from './start-part.js';
 
 // Issue 5's claim, end to end: against a ClickHouse server (the HTTP shim over chDB in its own
-// process) the collector and the dashboard run as two `npm start --only …` processes, spans come
-// in through the official OTLP exporter, and the overview page shows the counts SQL gives.
+// process) the collector, the dashboard and the alerts role run as three `npm start --role …`
+// processes, spans come in through the official OTLP exporter, the overview page shows the counts
+// SQL gives, and the alerts role (alone, on its own port) pages for the burning services.
 const PREFIX = `h7-sm-${process.pid}`;
 let dir: string;
 let shim: ShimProcess;
 let collector: StartedPart;
 let dashboard: StartedPart;
+let alerts: StartedPart;
+let hook: Awaited<ReturnType<typeof startReceiver>>;
 let store: Store;
 let from: number;
 let to: number;
@@ -71,17 +75,21 @@ const EXPECTED_BUDGET = { [CHECKOUT]: { calls: 6, failures: 3 }, [PAYMENTS]: { c
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fl-h7-server-mode-'));
   shim = await startShim(0, join(dir, 'clickhouse'));
+  hook = await startReceiver(() => ({ status: 200 }));
   const env = {
     ...process.env,
     FAULTLINE_CLICKHOUSE_URL: `http://127.0.0.1:${shim.port}`,
     // Would be the embedded directory; in server mode nothing may be written there.
     FAULTLINE_DATA_DIR: join(dir, 'embedded-unused'),
     FAULTLINE_SPOOL_DIR: join(dir, 'spool'),
+    FAULTLINE_ALERT_INTERVAL_S: '1',
+    FAULTLINE_ALERT_WEBHOOK_URL: hook.url,
   };
   // Started apart: each opens its own Store against the same server.
-  [collector, dashboard] = await Promise.all([
-    startPart(['--only', 'collector', '--otlp-port', '0'], env, /^faultline: otlp (\S+)\/v1\/traces$/),
-    startPart(['--only', 'dashboard', '--port', '0'], env, /^faultline: dashboard (\S+)$/),
+  [collector, dashboard, alerts] = await Promise.all([
+    startPart(['--role', 'collector', '--otlp-port', '0'], env, /^faultline: otlp (\S+)\/v1\/traces$/),
+    startPart(['--role', 'dashboard', '--port', '0'], env, /^faultline: dashboard (\S+)$/),
+    startPart(['--role', 'alerts', '--alerts-port', '0'], env, /^faultline: alerts (\S+)\/metrics$/),
   ]);
   store = await openStore({ url: env.FAULTLINE_CLICKHOUSE_URL });
   const now = Math.floor(Date.now() / 1000);
@@ -90,7 +98,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.allSettled([collector?.stop(), dashboard?.stop()]);
+  await Promise.allSettled([collector?.stop(), dashboard?.stop(), alerts?.stop()]);
+  await hook?.close();
   await store?.close();
   await shim?.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -156,32 +165,66 @@ describe('collector and dashboard as two processes against a ClickHouse server',
     );
     expect(filtered.matrix).toEqual({ 'authentication-sdk': 1 });
     expect(filtered.budget).toEqual({ [PAYMENTS]: EXPECTED_BUDGET[PAYMENTS] });
-    // Both processes went through the server: neither opened an embedded data directory.
+    // Every process went through the server: none opened an embedded data directory.
     expect(existsSync(join(dir, 'embedded-unused'))).toBe(false);
+  });
+
+  it('pages from the alerts role alone: both services burn (3 of 6 and 1 of 3 calls failed)', async () => {
+    type Notice = { status: string; service: string; severity: string; class: string };
+    const firing = () =>
+      hook.bodies
+        .map((b) => b.body as Notice)
+        .filter((n) => n.status === 'firing' && n.severity === 'page')
+        .map((n) => `${n.service} ${n.class}`)
+        .sort();
+    const deadline = Date.now() + 20_000;
+    while (firing().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(firing()).toEqual([`${CHECKOUT} rate_limit`, `${PAYMENTS} authentication`]);
+    const health = await fetch(`${alerts.url}/healthz`);
+    expect(health.status).toBe(200);
+    // A burn this fast (far above 14.4×) holds the ticket rule too: a page and a ticket per service.
+    expect(await health.json()).toMatchObject({ status: 'ok', role: 'alerts', firing: 4 });
+    const metrics = await (await fetch(`${alerts.url}/metrics`)).text();
+    expect(metrics).toMatch(
+      /^faultline_alerts_firing\{alertname="ErrorBudgetBurn",service="[^"]+-checkout",severity="page"\} 1$/m,
+    );
+    // The collectors do not evaluate: their /metrics carries no alert series.
+    expect(await (await fetch(`${collector.url}/metrics`)).text()).not.toContain('faultline_alerts_firing');
   });
 });
 
-describe('npm start --only', () => {
+describe('npm start --role', () => {
   const env = { ...process.env, FAULTLINE_CLICKHOUSE_URL: '' };
 
   it('refuses to split over an embedded data directory, and says why and what to do', () => {
-    const r = runStart(['--only', 'dashboard'], env);
+    const r = runStart(['--role', 'dashboard'], env);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/--only dashboard needs a ClickHouse server.*FAULTLINE_CLICKHOUSE_URL/s);
+    expect(r.stderr).toMatch(/--role dashboard needs a ClickHouse server.*FAULTLINE_CLICKHOUSE_URL/s);
+    const alias = runStart(['--only', 'collector,alerts'], env);
+    expect(alias.status).toBe(2);
+    expect(alias.stderr).toMatch(/--only collector,alerts needs a ClickHouse server/);
   });
 
-  it('refuses an unknown part and an unknown flag', () => {
-    const part = runStart(['--only', 'collectr'], env);
-    expect(part.status).toBe(2);
-    expect(part.stderr).toContain('give --only collector or --only dashboard');
+  it('refuses an unknown role and an unknown flag', () => {
+    const role = runStart(['--role', 'collector,alert'], env);
+    expect(role.status).toBe(2);
+    expect(role.stderr).toContain(
+      '"alert" is not a role. Give all, or one or more of collector, dashboard, alerts',
+    );
+    const fromEnv = runStart([], { ...env, FAULTLINE_ROLE: 'web' });
+    expect(fromEnv.status).toBe(2);
+    expect(fromEnv.stderr).toContain('FAULTLINE_ROLE web: "web" is not a role');
     const flag = runStart(['--onyl', 'collector'], env);
     expect(flag.status).toBe(2);
     expect(flag.stderr).toContain("Unknown option '--onyl'");
   });
 
-  it('documents --only in --help', () => {
+  it('documents --role in --help', () => {
     const r = runStart(['--help'], env);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/--only <part>\s+run only the collector or only the dashboard/);
+    expect(r.stdout).toMatch(
+      /--role <roles>\s+all \(default\), or one or more of collector, dashboard, alerts/,
+    );
+    expect(r.stdout).toMatch(/--alerts-port <n>/);
   });
 });

@@ -1,0 +1,93 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isLoopback } from '../config/receiver-config.js';
+import { checkBearer } from '../server/check-bearer.js';
+import { sendProblem } from '../server/send-problem.js';
+import type { AlertEvaluator } from './alert-evaluator.js';
+
+/** The alerts role's own port (/healthz, /metrics) when it runs apart from the collector. */
+export const DEFAULT_ALERTS_PORT = 9470;
+
+/** Evaluations missed in a row before /healthz says the evaluator is stalled. */
+const STALE_INTERVALS = 3;
+
+export interface AlertsServerOptions {
+  evaluator: AlertEvaluator;
+  intervalS: number;
+  port: number;
+  host?: string;
+  /** Required for /metrics beyond loopback (the ingest token, FAULTLINE_INGEST_TOKEN). */
+  token?: string;
+  now?: () => number;
+}
+
+export interface AlertsServer {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The alerts role's HTTP face: `/healthz` (ok while evaluations succeed, degraded once the last
+ * success is STALE_INTERVALS intervals old) and `/metrics` (the outbound counters the generated
+ * Prometheus rules read, firing alerts, evaluator health). Nothing else: alerts are configured by
+ * env and rules file, and read on the dashboard.
+ */
+export async function startAlertsServer(o: AlertsServerOptions): Promise<AlertsServer> {
+  const host = o.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !o.token)
+    throw new RangeError(
+      `the alerts role listens on ${host}, beyond loopback: set FAULTLINE_INGEST_TOKEN so /metrics needs it, or listen on 127.0.0.1.`,
+    );
+  const now = o.now ?? Date.now;
+  const startedS = Math.floor(now() / 1000);
+  const server = createServer((req, res) => {
+    req.resume();
+    const path = (req.url ?? '/').split('?', 1)[0];
+    if (path !== '/healthz' && path !== '/metrics')
+      return sendProblem(res, 404, 'Not Found', 'the alerts role answers GET /healthz and GET /metrics');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendProblem(res, 405, 'Method Not Allowed', `${path} answers GET`, { allow: 'GET, HEAD' });
+    if (path === '/metrics') {
+      if (!isLoopback(host) && !checkBearer(req.headers.authorization, o.token ?? ''))
+        return sendProblem(
+          res,
+          401,
+          'Unauthorized',
+          'beyond loopback /metrics needs Authorization: Bearer <FAULTLINE_INGEST_TOKEN>',
+          { 'www-authenticate': 'Bearer' },
+        );
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+      res.end(o.evaluator.metrics());
+      return;
+    }
+    const h = o.evaluator.health();
+    const sinceS = Math.floor(now() / 1000) - (h.lastSuccessS ?? startedS);
+    const stalled = sinceS > STALE_INTERVALS * o.intervalS + o.intervalS;
+    const body = {
+      status: stalled ? 'degraded' : 'ok',
+      problems: stalled
+        ? [`no successful alert evaluation for ${sinceS} s (interval ${o.intervalS} s); see the log`]
+        : [],
+      role: 'alerts',
+      ...h,
+    };
+    res.writeHead(stalled ? 503 : 200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  });
+  await new Promise<void>((ok, ko) => {
+    server.once('error', ko);
+    server.listen(o.port, host, () => ok());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return {
+    port,
+    url: `http://${shown}:${port}`,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      }),
+  };
+}
