@@ -248,7 +248,7 @@ const exitCode = await (async () => {
     const sequential = measured.slice(3).reduce((s, q) => s + q.ms * q.perEval, 0);
     const sum = parallel + sequential;
     console.log(
-      `per evaluation from the p50s: max(budget_calls, budget_failures) ${parallel.toFixed(1)} ms ` +
+      `one evaluation's queries at the p50s above (timed apart, so not the evaluate() median): max(budget_calls, budget_failures) ${parallel.toFixed(1)} ms ` +
         `+ ${2 * BURNING} breakdowns and 2 class-rule queries ${sequential.toFixed(1)} ms = ${sum.toFixed(1)} ms`,
     );
     const [topName, topMs] = [...byName].sort((a, b) => b[1] - a[1])[0];
