@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { waitForInserted } from '@faultline/collector';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,16 +10,27 @@ import { launchChromium } from './support/browser';
 import { type FaultlineProcess, startFaultline } from './support/faultline-process';
 import { sendFailedCalls } from './support/send-spans';
 
-// `npm start` with the alert evaluator on a 1 s interval and a webhook receiver on loopback: a
-// service whose 12 outbound calls all fail with rate_limit from sdk burns its 99.5% budget at
-// 200× over every window, so it pages; the Alerts page shows it firing with the class that burns,
-// its transition in the history, and the webhook's delivery.
+// `npm start` with the alert evaluator on a 1 s interval, a webhook receiver on loopback and a
+// rules file (the service's SLO set to 99%, one class rule): a service whose 12 outbound calls all
+// fail with rate_limit from sdk burns its 99% budget at 100× over every window, so it pages; the
+// Alerts page shows it firing with the class that burns, its burn-rate chart peaking at 100×
+// against the rules' factors, the rules as configured, its transition in the history, and the
+// webhook's delivery.
 let app: FaultlineProcess;
 let webhook: Server;
 const received: { status?: string; service?: string; severity?: string }[] = [];
 let browser: { context: BrowserContext; close(): Promise<void> };
 let page: Page;
 const SERVICE = `alerting-${process.pid}`;
+const rulesDir = mkdtempSync(join(tmpdir(), 'faultline-alert-rules-'));
+const RULES = `services:
+  ${SERVICE}: { slo: 99 }
+rules:
+  - kind: class_rate
+    class: rate_limit
+    source: sdk
+    per_minute: 500
+`;
 
 beforeAll(async () => {
   webhook = createServer((req, res) => {
@@ -35,9 +49,15 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
+  writeFileSync(join(rulesDir, 'rules.yaml'), RULES);
   const port = (webhook.address() as AddressInfo).port;
   app = await startFaultline({
-    env: { FAULTLINE_ALERT_INTERVAL_S: '1', FAULTLINE_ALERT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook` },
+    env: {
+      FAULTLINE_ALERT_INTERVAL_S: '1',
+      // A path and a query standing for a secret token: the page names the receiver's origin only.
+      FAULTLINE_ALERT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook/T0SECRET?token=s3cr3t`,
+      FAULTLINE_ALERT_RULES: join(rulesDir, 'rules.yaml'),
+    },
   });
   await sendFailedCalls(
     app.otlpUrl,
@@ -58,6 +78,7 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
   await new Promise((r) => webhook?.close(r));
+  rmSync(rulesDir, { recursive: true, force: true });
 });
 
 describe('alerts page', () => {
@@ -88,6 +109,19 @@ describe('alerts page', () => {
     expect(deliveries).toContain('webhook');
     expect(deliveries).toContain('delivered');
     expect(await page.getByTestId('alert-rules').textContent()).toContain('14.4×');
+    // The rules as configured: the service's own SLO, the class rule, the receiver without its secret.
+    const settings = (await page.getByTestId('alert-settings').textContent()) ?? '';
+    expect(settings).toContain(`${SERVICE} 99%`);
+    expect(settings).toContain('Evaluated every 1 s');
+    expect(settings).not.toMatch(/T0SECRET|s3cr3t/);
+    expect(await page.getByTestId('alert-class-rules').textContent()).toContain(
+      'rate_limit failures from sdk above 500/min over 5m',
+    );
+    // Its burn-rate chart: every call failed against a 99% SLO is a 100× burn, drawn against the factors.
+    const chart = page.locator(`[data-testid="burn-chart"][data-service="${SERVICE}"]`);
+    expect(await chart.getAttribute('data-peak-burn')).toBe('100.0');
+    expect(await chart.locator('.recharts-reference-line').count()).toBe(3);
+    expect(await chart.locator('.recharts-line').count()).toBe(2);
     expect(await row.textContent()).toContain('ErrorBudgetBurn');
     // The Overview marks the service with its firing page.
     await page.goto(`${app.dashboardUrl}/?sli=calls`);

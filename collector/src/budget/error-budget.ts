@@ -73,7 +73,8 @@ export function countsAgainstBudget(cls: string, mode: CallerFaultMode): boolean
   return mode === 'include' || !CALLER_FAULT_CLASSES.includes(cls);
 }
 
-function burnRate(failures: number, total: number, allowedRate: number): number | null {
+/** Error rate over the allowed rate (1 - SLO): 1 spends the budget exactly by the period's end. */
+export function burnRate(failures: number, total: number, allowedRate: number): number | null {
   return total > 0 ? failures / total / allowedRate : null;
 }
 

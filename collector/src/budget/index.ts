@@ -19,10 +19,12 @@ export {
   SLIS,
   type Sli,
 } from './budget-settings.js';
+export { type BurnBucket, type BurnPoint, burnSeries } from './burn-series.js';
 export {
   type BudgetCounts,
   type BudgetInput,
   type BudgetSettings,
+  burnRate,
   computeBudget,
   computeBudgets,
   countsAgainstBudget,

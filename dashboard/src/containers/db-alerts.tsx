@@ -7,12 +7,11 @@ import {
   loadAlertHistory,
   loadAlertStates,
 } from '../server/alert-data';
-import { collectorModule } from '../server/collector-module';
 
 const time = (ms: number) => formatTimeUtc(Math.floor(ms / 1000));
 
 /** The Overview for one service over an alert's time: from when it started to now (or its end). */
-function overviewHref(service: string, fromMs: number, toMs: number): string {
+export function overviewHref(service: string, fromMs: number, toMs: number): string {
   const q = new URLSearchParams({
     service,
     from: String(Math.floor(fromMs / 1000) - 3600),
@@ -62,41 +61,6 @@ export async function DBFiringAlerts() {
           </tbody>
         </table>
       )}
-    </section>
-  );
-}
-
-/** The rules evaluated, with their windows: the SRE workbook's multi-window multi-burn-rate set. */
-export async function DBAlertRules() {
-  const { BURN_RULES } = await collectorModule();
-  return (
-    <section className="panel" aria-labelledby="rules-title">
-      <h2 id="rules-title">Rules</h2>
-      <p className="muted">
-        Per service, against its SLO: the budget panel&apos;s outbound calls and first-hand failures (caller
-        faults apart unless FAULTLINE_BUDGET_CALLER_FAULTS includes them). A rule fires while the burn rate
-        over both its windows is at least its factor.
-      </p>
-      <table data-testid="alert-rules">
-        <thead>
-          <tr>
-            <th>severity</th>
-            <th>burn rate at least</th>
-            <th>over</th>
-            <th>and over</th>
-          </tr>
-        </thead>
-        <tbody>
-          {BURN_RULES.map((r) => (
-            <tr key={`${r.severity}-${r.long}`}>
-              <td>{r.severity}</td>
-              <td>{r.factor}×</td>
-              <td>{r.long}</td>
-              <td>{r.short}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
     </section>
   );
 }

@@ -1,3 +1,5 @@
+import type { AlertConfig, BurnBucket, BurnPoint } from '@faultline/collector';
+import { collectorModule } from './collector-module';
 import { idStr, num, str } from './run-panel-query';
 import { getStore } from './store';
 
@@ -95,4 +97,56 @@ export async function loadAlertDeliveries(): Promise<AlertDelivery[]> {
     status: str(r.status),
     error: str(r.error),
   }));
+}
+
+/** The alert settings this process reads (the same env and rules file the evaluator reads), or why they are invalid. */
+export async function loadAlertConfig(): Promise<
+  { config: AlertConfig; error: null } | { config: null; error: string }
+> {
+  const { resolveAlertConfig } = await collectorModule();
+  try {
+    return { config: resolveAlertConfig(process.env), error: null };
+  } catch (err) {
+    return { config: null, error: (err as Error).message };
+  }
+}
+
+/** The burn-rate chart's span and resolution: 6 h in 5-minute buckets, read an hour early so the 1 h line is whole. */
+export const BURN_CHART_HOURS = 6;
+export const BURN_CHART_BUCKET_S = 300;
+/** The rolling windows drawn (the page rules' windows that fit the chart). */
+export const BURN_CHART_WINDOWS: Record<string, number> = { '5m': 300, '1h': 3600 };
+
+/** One service's burn rate over the last BURN_CHART_HOURS, counted as the budget and the evaluator count it. */
+export async function loadBurnSeries(
+  service: string,
+  config: AlertConfig,
+  nowS: number,
+): Promise<BurnPoint[]> {
+  const { burnSeries } = await collectorModule();
+  const store = await getStore();
+  const toS = Math.floor(nowS / BURN_CHART_BUCKET_S) * BURN_CHART_BUCKET_S + BURN_CHART_BUCKET_S;
+  const chartFromS = toS - BURN_CHART_HOURS * 3600;
+  const fromS = chartFromS - Math.max(...Object.values(BURN_CHART_WINDOWS));
+  const { rows } = await store.runNamed<Row>('alerts/burn_series', {
+    from: fromS,
+    to: toS,
+    service,
+    bucket_s: BURN_CHART_BUCKET_S,
+  });
+  const buckets = new Map<number, BurnBucket>();
+  for (let s = fromS; s < toS; s += BURN_CHART_BUCKET_S)
+    buckets.set(s, { startS: s, calls: 0, failuresByClass: {} });
+  for (const r of rows) {
+    const b = buckets.get(num(r.bucket_s));
+    if (!b) continue;
+    if (r.kind === 'calls') b.calls += num(r.n);
+    else b.failuresByClass[str(r.class)] = (b.failuresByClass[str(r.class)] ?? 0) + num(r.n);
+  }
+  return burnSeries([...buckets.values()], {
+    slo: config.sloByService[service] ?? config.slo,
+    callerFaults: config.callerFaults,
+    bucketS: BURN_CHART_BUCKET_S,
+    windowsS: BURN_CHART_WINDOWS,
+  }).filter((p) => p.startS >= chartFromS);
 }
