@@ -1,4 +1,4 @@
-import { budgetDefaults, type CallerFaultMode } from '../budget/index.js';
+import { budgetDefaults, type CallerFaultMode, parseSli, type Sli } from '../budget/index.js';
 import { DEFAULT_ALERT_RULES, readAlertRulesFile } from './alert-rules-file.js';
 import type { BurnRule } from './burn-rules.js';
 import type { ClassRule } from './class-rules.js';
@@ -23,6 +23,12 @@ export interface AlertConfig {
   /** FAULTLINE_PAGERDUTY_ROUTING_KEY: the Events v2 integration key (format pagerduty only). */
   pagerdutyRoutingKey: string | null;
   callerFaults: CallerFaultMode;
+  /**
+   * FAULTLINE_ALERT_SLI: what the burn is measured on — `calls` (default: the service's logical
+   * outbound calls and their first-hand failures) or `requests` (the entry service's requests,
+   * failed by their first-hand cause), the two SLIs of the dashboard's budget panel.
+   */
+  sli: Sli;
   /** Where the dashboard is reached, for the links in alerts. */
   dashboardUrl: string;
 }
@@ -97,6 +103,9 @@ export function resolveAlertConfig(
     webhookFormat,
     pagerdutyRoutingKey: routingKey,
     callerFaults: budget.callerFaults,
+    sli: env.FAULTLINE_ALERT_SLI?.trim()
+      ? parseSli(env.FAULTLINE_ALERT_SLI.trim(), 'FAULTLINE_ALERT_SLI')
+      : 'calls',
     dashboardUrl:
       httpUrl('FAULTLINE_DASHBOARD_PUBLIC_URL', env.FAULTLINE_DASHBOARD_PUBLIC_URL) ??
       `http://127.0.0.1:${port}`,

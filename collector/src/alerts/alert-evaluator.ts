@@ -1,4 +1,4 @@
-import { callBudgetInputs, computeBudget } from '../budget/index.js';
+import { type BudgetInput, callBudgetInputs, computeBudget, requestBudgetInputs } from '../budget/index.js';
 import type { Store } from '../types.js';
 import { insertBatch } from '../writer/insert-batch.js';
 import type { AlertConfig } from './alert-config.js';
@@ -125,7 +125,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
   }
 
   function link(service: string, fromS: number, toS: number): string {
-    const q = new URLSearchParams({ service, from: String(fromS), to: String(toS) });
+    const q = new URLSearchParams({ service, from: String(fromS), to: String(toS), sli: config.sli });
     return `${config.dashboardUrl}/?${q}`;
   }
 
@@ -180,6 +180,22 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     await insertBatch(store.client, `${JSON.stringify(row)}\n`, { table: 'alert_events' });
   }
 
+  /** Per service, what its budget counts: the dashboard's budget panel's queries and reading. */
+  async function budgetInputs(params: Record<string, unknown>): Promise<BudgetInput[]> {
+    if (config.sli === 'requests') {
+      // A request is not of one source: budget_requests takes no source filter.
+      const { source: _source, ...requestParams } = params;
+      return requestBudgetInputs(
+        (await store.runNamed<Row>('dashboard/budget_requests', requestParams)).rows,
+      );
+    }
+    const [calls, failures] = await Promise.all([
+      store.runNamed<Row>('dashboard/budget_calls', params),
+      store.runNamed<Row>('dashboard/budget_failures', params),
+    ]);
+    return callBudgetInputs(calls.rows, failures.rows);
+  }
+
   /** One evaluation, counted for /metrics; the outbound counters advance beside it. */
   async function evaluate(): Promise<AlertNotice[]> {
     const t0 = performance.now();
@@ -215,12 +231,8 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       service: '',
       source: '',
     };
-    const [calls, failures] = await Promise.all([
-      store.runNamed<Row>('dashboard/budget_calls', params),
-      store.runNamed<Row>('dashboard/budget_failures', params),
-    ]);
     const findings = new Map<string, BurnFinding>();
-    for (const input of callBudgetInputs(calls.rows, failures.rows)) {
+    for (const input of await budgetInputs(params)) {
       const budget = computeBudget(input, {
         slo: config.sloByService[input.service] ?? config.slo,
         periodS: THREE_DAYS_S,

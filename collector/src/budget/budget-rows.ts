@@ -46,3 +46,40 @@ export function callBudgetInputs(calls: Row[], failures: Row[]): BudgetInput[] {
   }
   return [...byService.values()];
 }
+
+function addCounts(a: BudgetCounts, b: BudgetCounts): BudgetCounts {
+  const windows = { ...a.windows };
+  for (const w of BURN_WINDOWS) windows[w.key] += b.windows[w.key];
+  return { range: a.range + b.range, windows, period: a.period + b.period };
+}
+
+function zeroCounts(): BudgetCounts {
+  const windows = {} as Record<BurnWindow, number>;
+  for (const w of BURN_WINDOWS) windows[w.key] = 0;
+  return { range: 0, windows, period: 0 };
+}
+
+/**
+ * The requests SLI's inputs from the budget_requests rows: the entry service's requests (each
+ * workflow's root server span), the failed ones by the class of their first-hand cause. One
+ * reading for the dashboard's budget panel and the collector's burn-rate alerts.
+ */
+export function requestBudgetInputs(rows: Row[]): BudgetInput[] {
+  const byService = new Map<string, BudgetInput>();
+  for (const r of rows) {
+    const service = str(r.service);
+    const input = byService.get(service) ?? {
+      service,
+      total: zeroCounts(),
+      firstSeenS: Number.POSITIVE_INFINITY,
+      failuresByClass: {},
+    };
+    const c = budgetCounts(r, 'requests', 'range_requests', 'period_requests');
+    input.total = addCounts(input.total, c);
+    input.firstSeenS = Math.min(input.firstSeenS, num(r.first_seen));
+    const cls = str(r.class);
+    if (cls !== '') input.failuresByClass[cls] = addCounts(input.failuresByClass[cls] ?? zeroCounts(), c);
+    byService.set(service, input);
+  }
+  return [...byService.values()];
+}

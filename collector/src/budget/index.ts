@@ -1,7 +1,7 @@
 // The pure budget rules, importable without the store (no chDB, no ClickHouse client): the
 // dashboard's client-side code and the collector's alert evaluator share this one home.
 
-export { budgetCounts, callBudgetInputs } from './budget-rows.js';
+export { budgetCounts, callBudgetInputs, requestBudgetInputs } from './budget-rows.js';
 export {
   BURN_WINDOWS,
   type BurnWindow,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { burnSeries } from '../../src/budget/index.js';
+import { type BurnBucket, burnSeries } from '../../src/budget/index.js';
 
 // Three 5-minute buckets against a 99% SLO (1% of calls may fail):
 //   100 calls, 1 rate_limit        → 1 / 100 / 1%  = 1×
 //   100 calls, 50 validation       → caller faults apart: 0×; counted: 50×
 //   200 calls, 4 transient         → 4 / 200 / 1%  = 2×
 // Rolling 10 minutes at each bucket's end: 1/100 → 1×, 1/200 → 0.5×, 4/300 → 1.33×.
-const BUCKETS = [
+const BUCKETS: BurnBucket[] = [
   { startS: 0, calls: 100, failuresByClass: { rate_limit: 1 } },
   { startS: 300, calls: 100, failuresByClass: { validation: 50 } },
   { startS: 600, calls: 200, failuresByClass: { transient: 4 } },

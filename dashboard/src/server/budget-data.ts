@@ -1,15 +1,7 @@
-import { BURN_WINDOWS, budgetCounts, callBudgetInputs } from '../lib/budget-settings';
+import { callBudgetInputs, requestBudgetInputs } from '../lib/budget-settings';
 import { budgetQueryParams, type DashboardParams } from '../lib/dashboard-params';
-import { type BudgetCounts, type BudgetInput, computeBudgets, type ServiceBudget } from '../lib/error-budget';
-import { num, panelQuery, str } from './run-panel-query';
-
-const counts = budgetCounts;
-
-function add(a: BudgetCounts, b: BudgetCounts): BudgetCounts {
-  const windows = { ...a.windows };
-  for (const w of BURN_WINDOWS) windows[w.key] += b.windows[w.key];
-  return { range: a.range + b.range, windows, period: a.period + b.period };
-}
+import { type BudgetInput, computeBudgets, type ServiceBudget } from '../lib/error-budget';
+import { panelQuery } from './run-panel-query';
 
 /** Logical outbound calls per service: calls from calls_1m, first-hand failures, echoes beside. */
 async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
@@ -25,29 +17,7 @@ async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
 async function requestInputs(p: DashboardParams): Promise<BudgetInput[]> {
   // A request is not of one source: the source filter narrows outbound calls only.
   const { source: _source, ...params } = budgetQueryParams(p);
-  const rows = await panelQuery('budget_requests', params);
-  const byService = new Map<string, BudgetInput>();
-  const zero = (): BudgetCounts => ({
-    range: 0,
-    windows: { '5m': 0, '30m': 0, '1h': 0, '6h': 0, '3d': 0 },
-    period: 0,
-  });
-  for (const r of rows) {
-    const service = str(r.service);
-    const input = byService.get(service) ?? {
-      service,
-      total: zero(),
-      firstSeenS: Number.POSITIVE_INFINITY,
-      failuresByClass: {},
-    };
-    const c = counts(r, 'requests', 'range_requests', 'period_requests');
-    input.total = add(input.total, c);
-    input.firstSeenS = Math.min(input.firstSeenS, num(r.first_seen));
-    const cls = str(r.class);
-    if (cls !== '') input.failuresByClass[cls] = add(input.failuresByClass[cls] ?? zero(), c);
-    byService.set(service, input);
-  }
-  return [...byService.values()];
+  return requestBudgetInputs(await panelQuery('budget_requests', params));
 }
 
 export async function loadBudgets(p: DashboardParams): Promise<ServiceBudget[]> {
