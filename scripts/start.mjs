@@ -190,8 +190,29 @@ if (runCollector) {
   console.log(`faultline: otlp-grpc ${collector.grpcUrl.replace(/^http:\/\//, '')}`);
 }
 
+let app;
+let server;
+let dashboardUrl;
+if (runDashboard) {
+  const { default: next } = await import('next');
+  app = next({ dev: false, dir: resolve(root, 'dashboard'), hostname: host, port: dashboardPort });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const gate = auth.createRequestGate(authConfig);
+  server = createServer((req, res) => gate(req, res, () => handle(req, res)));
+  await new Promise((ok, ko) => {
+    server.once('error', ko);
+    server.listen(dashboardPort, host, ok);
+  }).catch((err) => explain(`starting the dashboard on ${host}:${dashboardPort} (--port / PORT)`, err));
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  dashboardUrl = `http://${shownHost}:${server.address().port}`;
+  console.log(`faultline: dashboard ${dashboardUrl}`);
+  console.log(`faultline: dashboard auth ${auth.describeAuth(authConfig)}`);
+}
 let alertsServer;
 if (alerts) {
+  // Links in alerts open the dashboard this process serves, unless a public URL says otherwise.
+  if (server && !env.FAULTLINE_DASHBOARD_PUBLIC_URL) alertConfig.dashboardUrl = dashboardUrl;
   alerts.start();
   const to = [alertConfig.alertmanagerUrl && 'alertmanager', alertConfig.webhookUrl && 'webhook'].filter(
     Boolean,
@@ -216,23 +237,6 @@ if (alerts) {
   }
 }
 
-let app;
-let server;
-if (runDashboard) {
-  const { default: next } = await import('next');
-  app = next({ dev: false, dir: resolve(root, 'dashboard'), hostname: host, port: dashboardPort });
-  await app.prepare();
-  const handle = app.getRequestHandler();
-  const gate = auth.createRequestGate(authConfig);
-  server = createServer((req, res) => gate(req, res, () => handle(req, res)));
-  await new Promise((ok, ko) => {
-    server.once('error', ko);
-    server.listen(dashboardPort, host, ok);
-  }).catch((err) => explain(`starting the dashboard on ${host}:${dashboardPort} (--port / PORT)`, err));
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  console.log(`faultline: dashboard http://${shownHost}:${server.address().port}`);
-  console.log(`faultline: dashboard auth ${auth.describeAuth(authConfig)}`);
-}
 console.log(`faultline: store ${store.mode}${store.dataDir ? ` (${store.dataDir})` : ''}`);
 // The write-ahead log: under the data directory unless FAULTLINE_SPOOL_DIR names one; locked by this process.
 if (collector) console.log(`faultline: write-ahead log ${collector.writer.stats().spoolDir}`);

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { waitForInserted } from '@faultline/collector';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The collector's own loopback Alertmanager starter (Debian prometheus-alertmanager, port of its own).
+import { startAlertmanager } from '../../collector/test/alerts/receivers';
 import { launchChromium } from './support/browser';
 import { type FaultlineProcess, startFaultline } from './support/faultline-process';
 import { sendFailedCalls } from './support/send-spans';
@@ -18,6 +20,7 @@ import { sendFailedCalls } from './support/send-spans';
 // webhook's delivery.
 let app: FaultlineProcess;
 let webhook: Server;
+let am: Awaited<ReturnType<typeof startAlertmanager>>;
 const received: { status?: string; service?: string; severity?: string }[] = [];
 let browser: { context: BrowserContext; close(): Promise<void> };
 let page: Page;
@@ -50,6 +53,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
   writeFileSync(join(rulesDir, 'rules.yaml'), RULES);
+  am = await startAlertmanager();
   const port = (webhook.address() as AddressInfo).port;
   app = await startFaultline({
     env: {
@@ -57,6 +61,7 @@ beforeAll(async () => {
       // A path and a query standing for a secret token: the page names the receiver's origin only.
       FAULTLINE_ALERT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook/T0SECRET?token=s3cr3t`,
       FAULTLINE_ALERT_RULES: join(rulesDir, 'rules.yaml'),
+      FAULTLINE_ALERTMANAGER_URL: am.url,
     },
   });
   await sendFailedCalls(
@@ -78,6 +83,7 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
   await new Promise((r) => webhook?.close(r));
+  await am?.close();
   rmSync(rulesDir, { recursive: true, force: true });
 });
 
@@ -87,6 +93,18 @@ describe('alerts page', () => {
     while (!JSON.stringify(received).includes(SERVICE) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 250));
     expect(JSON.stringify(received)).toContain(SERVICE);
+    // …and through a real Alertmanager, labelled with the burning class, linking to the dashboard.
+    let inAm: Awaited<ReturnType<typeof am.alerts>> = [];
+    while (Date.now() < deadline) {
+      inAm = (await am.alerts()).filter((a) => a.labels.service === SERVICE && a.labels.severity === 'page');
+      if (inAm.length > 0) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(inAm.map((a) => a.labels)).toEqual([
+      { alertname: 'ErrorBudgetBurn', service: SERVICE, severity: 'page', class: 'rate_limit' },
+    ]);
+    expect(inAm[0]!.annotations.summary).toContain('100% rate_limit from sdk ThrottlingException');
+    expect(inAm[0]!.annotations.dashboard).toMatch(new RegExp(`^${app.dashboardUrl}/\\?service=${SERVICE}&`));
 
     await page.goto(`${app.dashboardUrl}/alerts`);
     // 200× burns past every rule: the page and the ticket both fire.
