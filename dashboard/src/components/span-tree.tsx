@@ -118,10 +118,12 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
             {s.span}
           </Link>
           {sections ? (
-            <span className="critical-badge" data-testid="critical-badge">
+            <>
               {' '}
-              critical path
-            </span>
+              <span className="critical-badge" data-testid="critical-badge">
+                critical path
+              </span>
+            </>
           ) : null}
           {s.attempt > 1 ? <span className="muted"> · attempt {s.attempt}</span> : null}
           {s.misroutedRetry ? <span className="bad"> · misrouted retry</span> : null}
