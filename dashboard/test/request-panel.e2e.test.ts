@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS } from './support/browser';
 import type { FaultlineProcess } from './support/faultline-process';
 import { type SeededSession, startSeeded } from './support/seeded-session';
 import {
@@ -174,6 +176,7 @@ describe('the selected span’s panel', () => {
     expect(await p.getByTestId('span-duration').textContent()).toBe('34.0 ms');
     expect(await p.getByTestId('span-status').textContent()).toBe('Error: upstream unavailable');
     expect(await page.content()).not.toContain(PLANTED_MARK);
+    await page.screenshot({ path: join(ARTIFACTS, 'request-panel.png'), fullPage: true });
   });
 
   it('links a propagated failure to the failure it echoes, and selects it', async () => {

@@ -186,7 +186,7 @@ export function SpanPanel({
           {s.correlationId === '' ? (
             <span className="muted">none</span>
           ) : (
-            <Link href={requestHref(s.correlationId)} data-testid="span-correlation-link">
+            <Link href={requestHref(s.correlationKey)} data-testid="span-correlation-link">
               <code>{s.correlationId}</code>
             </Link>
           )}
