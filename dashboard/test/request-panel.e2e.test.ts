@@ -102,6 +102,9 @@ describe('the selected span’s panel', () => {
     );
     expect(await item('POST orders').getAttribute('aria-selected')).toBe('true');
     expect(await page.locator('[role="treeitem"][aria-selected="true"]').count()).toBe(1);
+    expect(await page.getByRole('status').filter({ hasText: 'Details of' }).textContent()).toBe(
+      'Details of gateway POST orders shown beside the tree.',
+    );
   });
 
   it('shows the attributes with the planted credentials redacted, and cuts a long value with a full-value link', async () => {

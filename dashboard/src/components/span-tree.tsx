@@ -274,6 +274,12 @@ export function SpanTree({
           </aside>
         ) : null}
       </div>
+      {/* Always present, so a screen reader announces a selection made from the tree. */}
+      <p role="status" className="sr-only" data-testid="span-selection-status">
+        {selectedNode
+          ? `Details of ${selectedNode.span.service} ${selectedNode.span.span} shown beside the tree.`
+          : ''}
+      </p>
       <SpanTreeToggle treeId="span-tree" />
     </div>
   );
