@@ -27,7 +27,7 @@ interface Axis {
   critical: Map<string, CriticalSection[]>;
 }
 
-/** Selecting a span is a link (it survives a reload and can be shared); scroll stays where it is. */
+/** Selecting a span is a link: it survives a reload and can be shared. */
 function selectHref(axis: Axis, spanId: string): string {
   return requestHref(axis.requestId, spanId);
 }
@@ -114,7 +114,14 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
             <span className="tree-toggle" aria-hidden="true" />
           )}
           <strong>{s.service}</strong> <span className="muted">{s.kind}</span>{' '}
-          <Link href={selectHref(axis, s.spanId)} scroll={false} className="span-select" data-span-select>
+          {/* Out of the tab order: the tree keeps one tab stop, and Enter on the item follows this. */}
+          <Link
+            href={selectHref(axis, s.spanId)}
+            scroll={false}
+            tabIndex={-1}
+            className="span-select"
+            data-span-select
+          >
             {s.span}
           </Link>
           {sections ? (
