@@ -122,4 +122,29 @@ describe('hostile spans render inert', () => {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(1400);
   }, 60_000);
+
+  it('the span panel (&span=) of a hostile span renders inert, neutralised, with exact ids in its links', async () => {
+    for (const r of HOSTILE) {
+      await visit(`/request?id=${encodeURIComponent(r.correlationId)}`);
+      const spanId = await page
+        .getByTestId('envelope')
+        .first()
+        .evaluate((el) => el.closest('[role="treeitem"]')!.getAttribute('data-span-id')!);
+      await visit(`/request?${new URLSearchParams({ id: r.correlationId, span: spanId })}`);
+      await page.getByTestId('span-panel').waitFor();
+      expect(await flag()).toBeNull();
+      expect(dialogs).toEqual([]);
+      const hrefs = await page
+        .locator('a[href]')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      expect(hrefs.filter((h) => /^\s*javascript:/i.test(h))).toEqual([]);
+      const corr = await page.getByTestId('span-correlation-link').getAttribute('href');
+      expect(new URL(corr!, app.dashboardUrl).searchParams.get('id')).toBe(r.correlationId);
+    }
+    const text = (await page.getByTestId('span-panel').textContent()) ?? '';
+    expect(text).toContain('invoice⟨U+202E⟩gnp.exe');
+    expect(text).toContain('POST /pay⟨U+2066⟩');
+    expect(text).not.toMatch(/[\u202E\u2066]/);
+    expect((await page.content()).length).toBeLessThan(200_000);
+  }, 60_000);
 });

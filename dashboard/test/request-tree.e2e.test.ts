@@ -68,8 +68,12 @@ describe('the request as a tree', () => {
     expect(got.map((i) => i.origin)).toEqual([null, 'propagated', 'propagated', 'first-hand', null, null]);
     const echo = page.locator('[data-origin="propagated"] a').first();
     expect(await echo.textContent()).toContain('INSERT entries');
-    const target = (await echo.getAttribute('href'))!.slice(1);
-    expect(await page.locator(`[id="${target}"]`).getAttribute('data-testid')).toBe('span-row');
+    // The link selects the echoed span (&span=) and scrolls to its treeitem (#…).
+    const href = new URL((await echo.getAttribute('href'))!, app.dashboardUrl);
+    const target = page.locator(`[id="${href.hash.slice(1)}"]`);
+    expect(await target.getAttribute('data-testid')).toBe('span-row');
+    expect(href.searchParams.get('span')).toBe(await target.getAttribute('data-span-id'));
+    expect(href.searchParams.get('id')).toBe(ID);
     expect(await page.getByTestId('envelope').count()).toBe(3);
   });
 

@@ -1,7 +1,8 @@
 import { ParamError } from '../../src/components/param-error';
 import { SpanTree } from '../../src/components/span-tree';
 import type { SearchParams } from '../../src/lib/dashboard-params';
-import { loadRequestSpans, REQUEST_ID_RE } from '../../src/server/request-data';
+import { loadRequestSpans, REQUEST_ID_RE, REQUEST_MAX_SPANS } from '../../src/server/request-data';
+import { loadSpanPanel, type SpanPanelData } from '../../src/server/span-panel-data';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,6 +10,10 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
   const sp = await searchParams;
   const raw = sp.id;
   const id = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
+  const rawSpan = sp.span;
+  const spanParam = (Array.isArray(rawSpan) ? rawSpan[0] : rawSpan)?.trim() ?? '';
+  // A span id is span data too: any text an id may be, else no span is selected.
+  const spanId = REQUEST_ID_RE.test(spanParam) ? spanParam : undefined;
   let body: React.ReactNode = (
     <p className="muted">Paste a correlation id (from an envelope or a log line) or a 32-hex trace id.</p>
   );
@@ -20,6 +25,14 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
     );
   } else if (id !== '') {
     const spans = await loadRequestSpans(id);
+    // Only a span the tree shows can be selected, so the panel never reads outside this request.
+    const target = spanId ? spans.slice(0, REQUEST_MAX_SPANS).find((s) => s.spanId === spanId) : undefined;
+    let selected: { spanId: string; data: SpanPanelData | null } | undefined;
+    if (spanId)
+      selected = {
+        spanId,
+        data: target ? await loadSpanPanel(target.traceId, target.spanId, target.startNs) : null,
+      };
     body =
       spans.length === 0 ? (
         <p data-testid="request-empty">
@@ -27,7 +40,7 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
           request ends; ids are case-sensitive.
         </p>
       ) : (
-        <SpanTree spans={spans} />
+        <SpanTree spans={spans} requestId={id} selected={selected} />
       );
   }
   return (

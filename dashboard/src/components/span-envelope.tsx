@@ -1,3 +1,4 @@
+import { spanDetailHref } from '../lib/request-href';
 import { type RequestSpan, SHOWN_TEXT_CHARS } from '../server/request-data';
 import { ClassBadge } from './class-badge';
 
@@ -9,12 +10,6 @@ function prettyRaw(raw: string): string {
   }
 }
 
-/** The SQL console with the span_detail query for one span: its texts uncut. */
-function fullValueHref(s: RequestSpan): string {
-  const q = new URLSearchParams({ query: 'span_detail', 'p.trace_id': s.traceId, 'p.span_id': s.spanId });
-  return `/sql?${q.toString()}`;
-}
-
 /** Says a text was cut, with its full length and where the whole of it is. */
 function CutNote({ span, length }: { span: RequestSpan; length: number }) {
   if (length <= SHOWN_TEXT_CHARS) return null;
@@ -22,7 +17,7 @@ function CutNote({ span, length }: { span: RequestSpan; length: number }) {
     <span className="muted" data-testid="cut-note">
       {' '}
       … ({SHOWN_TEXT_CHARS.toLocaleString('en-US')} of {length.toLocaleString('en-US')} characters shown;{' '}
-      <a href={fullValueHref(span)}>full value</a>)
+      <a href={spanDetailHref(span.traceId, span.spanId)}>full value</a>)
     </span>
   );
 }

@@ -3,12 +3,22 @@
 import { useEffect } from 'react';
 
 const ITEM = '[role="treeitem"]';
+/** The row's own link that selects its span (not a descendant's). */
+const SELECT = ':scope > .timeline-row [data-span-select]';
+/** Controls of their own inside a row: a click on one is not a selection. */
+const OWN_CONTROL = 'a, button, summary, details, input, textarea, select';
+
+function select(item: Element): void {
+  (item.querySelector(SELECT) as HTMLElement | null)?.click();
+}
 
 /**
  * Makes the server-rendered span tree collapsible and keyboard-navigable without shipping its spans
  * to the client again: one delegated listener flips a treeitem's aria-expanded and hides its child
  * group. Keys as the ARIA tree pattern has them: Up/Down move between visible items, Left
- * collapses, Right expands.
+ * collapses, Right expands, Enter or Space selects. Selecting is the span name's link (`&span=`, so
+ * a selection survives a reload and can be shared): a click anywhere else on the row, or the keys,
+ * follow that link.
  */
 export function SpanTreeToggle({ treeId }: { treeId: string }) {
   useEffect(() => {
@@ -23,13 +33,19 @@ export function SpanTreeToggle({ treeId }: { treeId: string }) {
       button.textContent = expanded ? '▾' : '▸';
     };
     const onClick = (e: Event) => {
-      const item = (e.target as Element).closest('[data-tree-toggle]')?.closest(ITEM);
-      if (item) set(item, item.getAttribute('aria-expanded') !== 'true');
+      const target = e.target as Element;
+      const toggled = target.closest('[data-tree-toggle]')?.closest(ITEM);
+      if (toggled) return set(toggled, toggled.getAttribute('aria-expanded') !== 'true');
+      // A click in a row's label or bar (not its envelope, which opens on its own) selects it.
+      if (target.closest(OWN_CONTROL) || !target.closest('.timeline-row')) return;
+      const item = target.closest(ITEM);
+      if (item) select(item);
     };
     const onKey = (e: KeyboardEvent) => {
       const item = (e.target as Element).closest(ITEM);
       if (!item) return;
-      if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') set(item, e.key === 'ArrowRight');
+      if ((e.key === 'Enter' || e.key === ' ') && e.target === item) select(item);
+      else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') set(item, e.key === 'ArrowRight');
       else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
         const visible = [...tree.querySelectorAll<HTMLElement>(ITEM)].filter(
           (el) => el.offsetParent !== null,
@@ -42,6 +58,8 @@ export function SpanTreeToggle({ treeId }: { treeId: string }) {
       } else return;
       e.preventDefault();
     };
+    // A deep link (&span=) opens with its span in view.
+    tree.querySelector('[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
     tree.addEventListener('click', onClick);
     tree.addEventListener('keydown', onKey);
     return () => {

@@ -1,8 +1,14 @@
+import Link from 'next/link';
+import { type CriticalSection, criticalPath } from '../lib/critical-path';
 import { classStyle } from '../lib/failure-classes';
 import { formatDurationNs } from '../lib/format';
+import { requestHref } from '../lib/request-href';
 import { buildSpanTree, type SpanTreeNode } from '../lib/span-tree';
+import { visibleText } from '../lib/visible-text';
 import { REQUEST_MAX_SPANS, type RequestSpan } from '../server/request-data';
+import type { SpanPanelData } from '../server/span-panel-data';
 import { SpanEnvelope } from './span-envelope';
+import { SpanPanel } from './span-panel';
 import { SpanTreeToggle } from './span-tree-toggle';
 
 type Node = SpanTreeNode<RequestSpan>;
@@ -14,6 +20,16 @@ interface Axis {
   anchors: Map<string, string>;
   /** More spans than shown: a missing parent may be one of those not shown. */
   capped: boolean;
+  /** The id the page was opened with: selecting a span keeps it. */
+  requestId: string;
+  selectedSpanId: string | undefined;
+  /** The critical path's sections by span id: a span with an entry is on the path. */
+  critical: Map<string, CriticalSection[]>;
+}
+
+/** Selecting a span is a link: it survives a reload and can be shared. */
+function selectHref(axis: Axis, spanId: string): string {
+  return requestHref(axis.requestId, spanId);
 }
 
 /** Whether a failure happened here, echoes a deeper one, or is part of another call's attempt. */
@@ -42,9 +58,12 @@ function FailureOrigin({ node, axis }: { node: Node; axis: Axis }) {
       {echoed ? (
         <>
           : echoes{' '}
-          <a href={`#${axis.anchors.get(echoed.spanId)}`}>
+          <Link
+            href={`${selectHref(axis, echoed.spanId)}#${axis.anchors.get(echoed.spanId)}`}
+            data-testid="echo-link"
+          >
             {echoed.service} {echoed.span} <code>{echoed.envelope?.code}</code>
-          </a>
+          </Link>
         </>
       ) : (
         ' (the deeper failure is not among the spans shown)'
@@ -60,14 +79,21 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
   const style = s.envelope ? classStyle(s.envelope.class) : null;
   const anchor = axis.anchors.get(s.spanId)!;
   const hasChildren = node.children.length > 0;
+  const selected = axis.selectedSpanId === s.spanId;
+  const sections = axis.critical.get(s.spanId);
+  // The one tab stop: the selected span, else the first root.
+  const tabStop =
+    axis.selectedSpanId !== undefined && axis.anchors.has(axis.selectedSpanId)
+      ? selected
+      : node.level === 1 && index === 0;
   return (
     <div
       role="treeitem"
       aria-level={node.level}
       aria-expanded={hasChildren ? true : undefined}
-      aria-selected={false}
+      aria-selected={selected}
       // One tab stop for the whole tree (the ARIA pattern's roving tabindex); arrows move within.
-      tabIndex={node.level === 1 && index === 0 ? 0 : -1}
+      tabIndex={tabStop ? 0 : -1}
       aria-posinset={index + 1}
       aria-labelledby={`${anchor}-label`}
       id={anchor}
@@ -75,6 +101,8 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
       data-testid="span-row"
       data-span-id={s.spanId}
       data-orphan={node.orphan ? 'true' : undefined}
+      data-critical={sections ? 'true' : undefined}
+      data-selected={selected ? 'true' : undefined}
     >
       <div className="timeline-row">
         <div id={`${anchor}-label`} style={{ paddingLeft: `${(node.level - 1) * 14}px` }}>
@@ -85,7 +113,25 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
           ) : (
             <span className="tree-toggle" aria-hidden="true" />
           )}
-          <strong>{s.service}</strong> <span className="muted">{s.kind}</span> {s.span}
+          <strong>{s.service}</strong> <span className="muted">{s.kind}</span>{' '}
+          {/* Out of the tab order: the tree keeps one tab stop, and Enter on the item follows this. */}
+          <Link
+            href={selectHref(axis, s.spanId)}
+            scroll={false}
+            tabIndex={-1}
+            className="span-select"
+            data-span-select
+          >
+            {s.span}
+          </Link>
+          {sections ? (
+            <>
+              {' '}
+              <span className="critical-badge" data-testid="critical-badge">
+                critical path
+              </span>
+            </>
+          ) : null}
           {s.attempt > 1 ? <span className="muted"> · attempt {s.attempt}</span> : null}
           {s.misroutedRetry ? <span className="bad"> · misrouted retry</span> : null}
           <FailureOrigin node={node} axis={axis} />
@@ -98,6 +144,17 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
           ) : null}
         </div>
         <div className="timeline-track">
+          {sections?.map((c) => (
+            <div
+              key={c.startNs}
+              className="critical-section"
+              aria-hidden="true"
+              style={{
+                left: `${((c.startNs - axis.start) / axis.total) * 100}%`,
+                width: `${((c.endNs - c.startNs) / axis.total) * 100}%`,
+              }}
+            />
+          ))}
           <div
             className={`timeline-bar${s.status === 'Error' ? ' error' : ''}`}
             style={{
@@ -133,15 +190,37 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
  * in start order, on one time axis. A span whose parent never arrived is a flagged root; each
  * failure says whether it is first-hand or the echo of a deeper one, and which.
  */
-export function SpanTree({ spans: all }: { spans: RequestSpan[] }) {
+export function SpanTree({
+  spans: all,
+  requestId,
+  selected,
+}: {
+  spans: RequestSpan[];
+  requestId: string;
+  /** The span named by `&span=`, with its heavy columns when it is among the spans shown. */
+  selected?: { spanId: string; data: SpanPanelData | null };
+}) {
   // A page stays bounded whatever one request holds: the first REQUEST_MAX_SPANS, and a note.
   const capped = all.length > REQUEST_MAX_SPANS;
   const spans = all.slice(0, REQUEST_MAX_SPANS);
   const start = Math.min(...spans.map((s) => s.startNs));
   const end = Math.max(...spans.map((s) => s.startNs + s.durationNs));
   const anchors = new Map(spans.map((s, i) => [s.spanId, `span-${i}`]));
-  const axis: Axis = { start, total: Math.max(1, end - start), anchors, capped };
+  const path = criticalPath(spans);
+  const critical = new Map<string, CriticalSection[]>(path.spanIds.map((id) => [id, []]));
+  for (const c of path.sections) critical.get(c.spanId)?.push(c);
+  const axis: Axis = {
+    start,
+    total: Math.max(1, end - start),
+    anchors,
+    capped,
+    requestId,
+    selectedSpanId: selected?.spanId,
+    critical,
+  };
   const roots = buildSpanTree(spans);
+  const nodes = flatten(roots);
+  const selectedNode = selected ? nodes.get(selected.spanId) : undefined;
   const orphans = roots.filter((r) => r.orphan).length;
   return (
     <div data-testid="span-timeline">
@@ -164,12 +243,63 @@ export function SpanTree({ spans: all }: { spans: RequestSpan[] }) {
           </span>
         )}
       </p>
-      <div role="tree" id="span-tree" aria-label="Spans of this request by parent">
-        {roots.map((r, i) => (
-          <SpanItem key={r.span.spanId} node={r} axis={axis} index={i} />
-        ))}
+      {path.spanIds.length > 0 ? (
+        <p className="muted" data-testid="critical-note">
+          <span className="critical-badge">critical path</span>: the {path.spanIds.length}{' '}
+          {path.spanIds.length === 1 ? 'span' : 'spans'} the request waited on from start to end (from the
+          root, the child that finished last, then the one that finished before it started, and so on); a dark
+          line under a bar is the time that span itself accounts for.
+        </p>
+      ) : null}
+      <div className={selected ? 'request-layout with-panel' : 'request-layout'}>
+        <div role="tree" id="span-tree" aria-label="Spans of this request by parent">
+          {roots.map((r, i) => (
+            <SpanItem key={r.span.spanId} node={r} axis={axis} index={i} />
+          ))}
+        </div>
+        {selected && selectedNode ? (
+          <SpanPanel
+            requestId={requestId}
+            span={selectedNode.span}
+            data={selected.data}
+            criticalNs={
+              critical.has(selected.spanId)
+                ? (critical.get(selected.spanId) ?? []).reduce((sum, c) => sum + (c.endNs - c.startNs), 0)
+                : null
+            }
+            echoes={selectedNode.echoes}
+            parentShown={nodes.has(selectedNode.span.parentSpanId)}
+            anchorOf={(id) => anchors.get(id)}
+          />
+        ) : selected ? (
+          <aside className="span-panel" aria-labelledby="span-panel-heading" data-testid="span-panel-missing">
+            <h2 id="span-panel-heading">Span not found</h2>
+            <p>
+              No span <code>{visibleText(selected.spanId)}</code> among the spans shown for this request.{' '}
+              <Link href={requestHref(requestId)}>Close</Link>
+            </p>
+          </aside>
+        ) : null}
       </div>
+      {/* Always present, so a screen reader announces a selection made from the tree. */}
+      <p role="status" className="sr-only" data-testid="span-selection-status">
+        {selectedNode
+          ? `Details of ${selectedNode.span.service} ${selectedNode.span.span} shown beside the tree.`
+          : ''}
+      </p>
       <SpanTreeToggle treeId="span-tree" />
     </div>
   );
+}
+
+/** Every node of the tree by span id. */
+function flatten(roots: Node[]): Map<string, Node> {
+  const out = new Map<string, Node>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    out.set(n.span.spanId, n);
+    stack.push(...n.children);
+  }
+  return out;
 }

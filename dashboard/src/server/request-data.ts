@@ -11,7 +11,9 @@ export interface RequestSpan {
   parentSpanId: string;
   status: string;
   statusMessage: string;
+  /** Shown text (visibleText); `correlationKey` is the exact value, for links. */
   correlationId: string;
+  correlationKey: string;
   envelope: {
     class: string;
     source: string;
@@ -62,6 +64,7 @@ export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
       status: str(r.status),
       statusMessage: str(r.status_message),
       correlationId: str(r.correlation_id),
+      correlationKey: idStr(r.correlation_id),
       envelope: cls
         ? {
             class: cls,
