@@ -199,7 +199,15 @@ if (runDashboard) {
   await app.prepare();
   const handle = app.getRequestHandler();
   const gate = auth.createRequestGate(authConfig);
-  server = createServer((req, res) => gate(req, res, () => handle(req, res)));
+  server = createServer((req, res) => {
+    // The container's health probe: says only that the pages are served, so it needs no sign-in.
+    if (req.url === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'ok', role: 'dashboard' }));
+      return;
+    }
+    gate(req, res, () => handle(req, res));
+  });
   await new Promise((ok, ko) => {
     server.once('error', ko);
     server.listen(dashboardPort, host, ok);
