@@ -56,7 +56,7 @@ export class Spool {
   #bytes = 0;
   #rows = 0;
   #appending = 0;
-  /** Open write-ahead segments found at start (a crash left them): the WAL writer seals them first. */
+  /** Open write-ahead segments found at start (a crash left them): either writer seals them first. */
   readonly leftoverOpen: { seq: number; file: string }[] = [];
 
   constructor(dir: string) {

@@ -49,8 +49,8 @@ export function noteQuarantine(
 }
 
 /**
- * Counts a segment the replayer stored, the same way in both writers: its rows less the ones set
- * aside, the split it took, the quarantine. Returns the quarantine noted, or null if none.
+ * Counts a segment the segment inserter stored, the same way in both writers: its rows less the
+ * ones set aside, the split it took, the quarantine. Returns the quarantine noted, or null if none.
  */
 export function countReplayed(
   counters: WriterCounters,

@@ -1,11 +1,10 @@
 import type { DirectoryLock } from '../lock/directory-lock.js';
 import type { SettleOptions, SpanWriter, Store, TraceRow, WriterStats } from '../types.js';
-import { serializeRows } from './insert-batch.js';
+import { Admission } from './admission.js';
 import { LatencyRecorder } from './latency-histogram.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
-import { SaturatedError } from './saturated-error.js';
+import { SegmentInserter } from './segment-inserter.js';
 import { Spool } from './spool.js';
-import { SpoolReplayer } from './spool-replayer.js';
 import { countReplayed, createTimedInsert, insertErrorOf, newWriterCounters } from './timed-insert.js';
 import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settled.js';
 import { recoverOpenSegments, WalSegment } from './wal-segment.js';
@@ -20,19 +19,20 @@ interface Group {
 const emptyGroup = (): Group => ({ chunks: [], rows: 0, bytes: 0, waiters: [] });
 
 /**
- * The `ackAfter: 'wal'` writer. Acknowledging only after an INSERT caps a batch at the spans
- * clients hold in flight, and every INSERT pays a large fixed cost (a part per table and view).
- * Here `write` resolves once its rows are in a write-ahead segment and fdatasync'd: concurrent
- * writes form one group and share one fsync. A single background inserter (the spool replayer)
- * INSERTs sealed segments oldest-first, one segment per INSERT under its own deduplication token,
- * and deletes a segment only after its insert succeeded, so a crash anywhere replays it exactly
- * once. The open segment is sealed when it is full, or when the inserter has nothing waiting and
- * the segment is `maxBatchDelayMs` old: under load, batches grow to what arrives during one insert.
- * Memory holds only the group awaiting its fsync and the segment being inserted; disk holds at
- * most `maxWalBytes` not yet inserted, beyond which `write` rejects with SaturatedError.
- * The caller (createSpanWriter) holds the directory's lock; `close()` releases it.
+ * The `ackAfter: 'wal'` writer (the default): `write` resolves once its rows are in a write-ahead
+ * segment and fdatasync'd, not after an INSERT. Acknowledging after an INSERT caps a batch at the
+ * spans clients hold in flight, and every INSERT pays a large fixed cost (a part per table and
+ * view); here concurrent writes form one group and share one fsync, and a single background
+ * inserter (SegmentInserter) INSERTs sealed segments oldest-first, one segment per INSERT under
+ * its own deduplication token, deleting a segment only after its insert succeeded, so a crash
+ * anywhere inserts it exactly once. The open segment is sealed when it is full, or when the
+ * inserter has nothing waiting and the segment is `maxBatchDelayMs` old: under load, batches grow
+ * to what arrives during one insert. Memory holds only the group awaiting its fsync and the
+ * segment being inserted; disk holds at most `maxWalBytes` not yet inserted, beyond which `write`
+ * rejects with SaturatedError (see Admission). The caller (createSpanWriter) holds the
+ * directory's lock; `close()` releases it.
  */
-export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: DirectoryLock): SpanWriter {
+export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock: DirectoryLock): SpanWriter {
   const spool = new Spool(o.spoolDir);
   const latency = new LatencyRecorder();
   const counters = newWriterCounters();
@@ -55,15 +55,14 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
   // are in no live segment, so they are retried first and reported until they are sealed.
   const unsealed: WalSegment[] = [];
   let walError: { err: unknown; since: number } | undefined;
-  let closed: Promise<void> | undefined;
   // Segments a previous run left behind are inserted first: settle() counts them in its target.
   let recoveredRows = 0;
 
-  const replayer = new SpoolReplayer(
+  const inserter = new SegmentInserter(
     spool,
     {
       insert: createTimedInsert(store, o, latency),
-      onReplayed(segment, quarantined, split) {
+      onInserted(segment, quarantined, split) {
         lastQuarantine = countReplayed(counters, segment, quarantined, split) ?? lastQuarantine;
         if (outage) {
           outage = false;
@@ -96,7 +95,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
       console.error(`[faultline] could not recover open write-ahead segments in ${o.spoolDir}:`, err),
     );
     recoveredRows = spool.rows;
-    if (spool.peek()) void replayer.kick();
+    if (spool.peek()) void inserter.kick();
   })();
 
   const unsealedRows = () => unsealed.reduce((n, u) => n + u.rows, 0);
@@ -158,7 +157,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
     } finally {
       sealing = { rows: 0, bytes: 0, since: 0 };
     }
-    void replayer.kick();
+    void inserter.kick();
   }
 
   /** Seals segments an earlier seal left closed but unsealed, oldest first; false if one still fails. */
@@ -171,7 +170,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
         return false;
       }
       unsealed.shift();
-      void replayer.kick();
+      void inserter.kick();
     }
     walHealed();
     return true;
@@ -241,7 +240,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
 
   function armTimer(): void {
     if (timer || !active || active.rows === 0 || draining) return;
-    // Once old enough, the segment waits for the inserter instead: onReplayed pumps again.
+    // Once old enough, the segment waits for the inserter instead: onInserted pumps again.
     const wait = active.openedAt + o.maxBatchDelayMs - Date.now();
     if (wait <= 0) return;
     timer = setTimeout(() => {
@@ -250,10 +249,18 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
     }, wait);
   }
 
-  function refuse(rows: number, err: SaturatedError): Promise<void> {
-    counters.rejected += rows;
-    return Promise.reject(err);
-  }
+  // Memory holds only the group awaiting its fsync; the disk, what is accepted and not inserted.
+  const admission = new Admission(o, counters, spool, {
+    spoolName: 'write-ahead log',
+    afterSerialize(bytes) {
+      if (group.bytes + bytes > o.maxQueueBytes)
+        return `${group.bytes} bytes wait for the disk (maxQueueBytes ${o.maxQueueBytes})`;
+      const backlog = unInsertedBytes();
+      if (backlog + bytes > o.maxWalBytes)
+        return `${backlog} accepted bytes not yet inserted (maxWalBytes ${o.maxWalBytes})`;
+      return undefined;
+    },
+  });
 
   async function drain(): Promise<void> {
     if (timer) clearTimeout(timer);
@@ -267,7 +274,7 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
         await pump();
         if (!pumping && group.rows === 0 && activeRows() > 0 && !shouldSeal()) break;
       }
-      await replayer.stop(deadline);
+      await inserter.stop(deadline);
     } finally {
       draining = false;
     }
@@ -275,56 +282,23 @@ export function createWalWriter(store: Store, o: ResolvedWriterOptions, lock: Di
 
   return {
     write(rows: TraceRow[]): Promise<void> {
-      if (rows.length === 0) return Promise.resolve();
-      if (closed) return Promise.reject(new Error(`the span writer on ${o.spoolDir} is closed`));
-      if (spool.bytes >= o.maxSpoolBytes) {
-        return refuse(
-          rows.length,
-          new SaturatedError(
-            `collector saturated: the write-ahead log holds ${spool.bytes} bytes (maxSpoolBytes ${o.maxSpoolBytes}) while ClickHouse catches up; retry after ${o.retryAfterSeconds * 5}s`,
-            o.retryAfterSeconds * 5,
-          ),
-        );
-      }
-      let body: string;
-      try {
-        body = serializeRows(rows);
-      } catch (err) {
-        return Promise.reject(err);
-      }
-      if (group.bytes + body.length > o.maxQueueBytes) {
-        return refuse(
-          rows.length,
-          new SaturatedError(
-            `collector saturated: ${group.bytes} bytes wait for the disk (maxQueueBytes ${o.maxQueueBytes}); retry after ${o.retryAfterSeconds}s`,
-            o.retryAfterSeconds,
-          ),
-        );
-      }
-      const backlog = unInsertedBytes();
-      if (backlog + body.length > o.maxWalBytes) {
-        return refuse(
-          rows.length,
-          new SaturatedError(
-            `collector saturated: ${backlog} accepted bytes not yet inserted (maxWalBytes ${o.maxWalBytes}); retry after ${o.retryAfterSeconds}s`,
-            o.retryAfterSeconds,
-          ),
-        );
-      }
-      return new Promise<void>((resolve, reject) => {
-        group.chunks.push(body);
-        group.rows += rows.length;
-        group.bytes += body.length;
-        group.waiters.push({ resolve, reject });
-        void pump();
-      });
+      return admission.admit(
+        rows,
+        (body) =>
+          new Promise<void>((resolve, reject) => {
+            group.chunks.push(body);
+            group.rows += rows.length;
+            group.bytes += body.length;
+            group.waiters.push({ resolve, reject });
+            void pump();
+          }),
+      );
     },
 
     drain,
 
     close(): Promise<void> {
-      closed ??= drain().finally(() => lock.release());
-      return closed;
+      return admission.close(drain, lock);
     },
 
     async settle(options: SettleOptions = {}): Promise<void> {

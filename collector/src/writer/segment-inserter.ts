@@ -1,31 +1,34 @@
 import { insertIsolatingRows } from './row-isolation.js';
 import type { QuarantinedRows, Spool, SpoolSegment } from './spool.js';
 
-export interface ReplayerHooks {
+export interface SegmentInserterHooks {
   /** Inserts one spooled body (or a part of it) under a deduplication token. */
   insert(body: Buffer, token: string): Promise<void>;
   /**
    * The segment is stored; `split` when ClickHouse refused it whole for some of its rows, and
    * `quarantined` names the rows it refused on their own, if any.
    */
-  onReplayed(segment: SpoolSegment, quarantined: QuarantinedRows | null, split: boolean): void;
+  onInserted(segment: SpoolSegment, quarantined: QuarantinedRows | null, split: boolean): void;
   onError(err: unknown, segment: SpoolSegment | undefined): void;
 }
 
-export interface ReplayerOptions {
+export interface SegmentInserterOptions {
   retryDelayMs: number;
   maxRetryDelayMs: number;
 }
 
 /**
- * Replays the spool oldest-first, one segment at a time, so rows reach ClickHouse in the order
- * they were accepted. A segment ClickHouse refuses for its rows is split until only the refused
+ * The one background inserter of both writer modes: it INSERTs the spool's sealed segments
+ * (write-ahead segments in `wal` mode, spooled batches in `insert` mode) oldest-first, one at a
+ * time, each under the deduplication token it was sealed with, and deletes each only after its
+ * insert succeeded: rows reach ClickHouse in the order they were accepted, and a crash anywhere
+ * inserts them once. A segment ClickHouse refuses for its rows is split until only the refused
  * rows remain; those go to `rejected/` with the reason and the rest land (insertIsolatingRows).
  * Every other failure (the server away, a full or read-only disk, memory pressure) is retried
  * with capped exponential backoff for as long as it takes: nothing acknowledged is set aside
  * because the store was unwell.
  */
-export class SpoolReplayer {
+export class SegmentInserter {
   #running: Promise<void> | undefined;
   #wake: (() => void) | undefined;
   #stopping = false;
@@ -33,8 +36,8 @@ export class SpoolReplayer {
 
   constructor(
     private readonly spool: Spool,
-    private readonly hooks: ReplayerHooks,
-    private readonly options: ReplayerOptions,
+    private readonly hooks: SegmentInserterHooks,
+    private readonly options: SegmentInserterOptions,
   ) {}
 
   get running(): boolean {
@@ -65,7 +68,7 @@ export class SpoolReplayer {
 
   /**
    * Makes one more attempt now, then returns when the spool is empty or the attempt failed: on
-   * shutdown the spool is already durable and replays at the next start.
+   * shutdown the spool is already durable and is inserted at the next start.
    */
   async stop(deadline = Number.POSITIVE_INFINITY): Promise<void> {
     this.#stopping = true;
@@ -75,7 +78,7 @@ export class SpoolReplayer {
     try {
       const loop = this.spool.peek() && Date.now() < deadline ? this.kick() : this.#running;
       // An insert still running at the deadline is left to finish or not: its segment stays on
-      // disk, and a replay under the same token is a no-op if it did land.
+      // disk, and a retry under the same token is a no-op if it did land.
       const expired = new Promise<void>((resolve) => {
         if (Number.isFinite(deadline)) timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
       });
@@ -90,7 +93,7 @@ export class SpoolReplayer {
   async #loop(): Promise<void> {
     let delay = this.options.retryDelayMs;
     for (let segment = this.spool.peek(); segment; segment = this.spool.peek()) {
-      // Past a drain deadline no new insert starts; what remains is durable and replays at start.
+      // Past a drain deadline no new insert starts; what remains is durable and is inserted at start.
       if (this.#stopping && Date.now() >= this.#deadline) return;
       try {
         const body = await this.spool.read(segment).catch((err: NodeJS.ErrnoException) => {
@@ -98,7 +101,7 @@ export class SpoolReplayer {
           throw err;
         });
         if (body === undefined) {
-          // Another writer on this directory replayed it already (dedup made that harmless).
+          // Another writer on this directory inserted it already (dedup made that harmless).
           await this.spool.remove(segment);
           continue;
         }
@@ -106,7 +109,7 @@ export class SpoolReplayer {
         // Kept before the segment goes: a crash between the two re-splits under the same tokens.
         const quarantined = rejected.length > 0 ? await this.spool.quarantineRows(segment, rejected) : null;
         await this.spool.remove(segment);
-        this.hooks.onReplayed(segment, quarantined, split);
+        this.hooks.onInserted(segment, quarantined, split);
         delay = this.options.retryDelayMs;
         continue;
       } catch (err) {
