@@ -14,6 +14,7 @@ export { ConsoleBusyError } from './console/console-gate.js';
 export { ConsoleRefusal } from './console/console-refusal.js';
 export { DirectoryInUseError, type LockPurpose } from './lock/directory-in-use-error.js';
 export type { LockOwner } from './lock/lock-owner.js';
+export * from './migrate/index.js';
 export type { DecodeLimits, DecodeResult } from './otlp/decode-context.js';
 export { decodeTraces } from './otlp/decode-traces.js';
 export { OtlpDecodeError } from './otlp/otlp-decode-error.js';

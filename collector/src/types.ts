@@ -54,6 +54,8 @@ export interface StoreOptions {
   database?: string;
   /** Days to keep spans; 0 keeps them forever. Env `FAULTLINE_TTL_DAYS`, default 0. */
   ttlDays?: number;
+  /** Apply pending schema steps when opening (env FAULTLINE_MIGRATE_ON_START; default: yes unless a cluster). */
+  migrate?: boolean;
   /** Apply sql/schema at open (default true). A server that is down is reported by the first use. */
   applySchema?: boolean;
 }

@@ -5,6 +5,10 @@ export const COMMANDS = {
     module: new URL('./start.mjs', import.meta.url).href,
     summary: 'run Faultline: --role all|collector|dashboard|alerts',
   },
+  migrate: {
+    module: new URL('./migrate.mjs', import.meta.url).href,
+    summary: 'show the schema version and pending steps; --apply, --backfill, --print',
+  },
   rules: {
     module: new URL('./rules.mjs', import.meta.url).href,
     summary: 'write the Prometheus recording and alerting rules',

@@ -4,3 +4,4 @@ export { listNamedQueries } from './named-queries.js';
 export { openStore } from './open-store.js';
 export { QueryParamError } from './query-param-error.js';
 export { resolveSqlDir } from './sql-dir.js';
+export { resolveStoreOptions } from './store-options.js';

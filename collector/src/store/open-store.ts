@@ -10,8 +10,8 @@ import { createEmbeddedConsole } from '../console/embedded-console-backend.js';
 import { createServerConsole } from '../console/server-console-backend.js';
 import { createSqlConsole, type SqlConsole } from '../console/sql-console.js';
 import { acquireDirectoryLock, type DirectoryLock } from '../lock/directory-lock.js';
+import { applyMigration, assertNotNewer, planMigration, SchemaBehindError } from '../migrate/migrate.js';
 import type { Store, StoreOptions } from '../types.js';
-import { applySchema } from './apply-schema.js';
 import { isConnectionError } from './connection-error.js';
 import { type ChdbRawInsert, registerEmbeddedClient } from './embedded-connections.js';
 import { flushAfterError } from './flush-after-error.js';
@@ -150,7 +150,19 @@ function ensureSchema(core: StoreCore): Promise<void> {
         await bootstrap.close();
       }
     }
-    await applySchema(core.client, resolveSqlDir(), { ttlDays: o.ttlDays });
+    const plan = await planMigration(core.client, resolveSqlDir());
+    // Never write to a schema a newer release made; migrate (embedded, or a server without a
+    // cluster) or, where this process must not alter the schema, refuse a schema that is behind.
+    assertNotNewer(plan);
+    if (o.migrate) {
+      await applyMigration(core.client, plan, {
+        ttlDays: o.ttlDays,
+        backfill: o.mode === 'embedded',
+        onProgress: plan.applied.length > 0 ? (line) => console.log(`faultline: migrate ${line}`) : undefined,
+      });
+    } else if (plan.schema.length > 0) {
+      throw new SchemaBehindError(plan.current, plan.known, plan.schema.length);
+    }
     core.schemaApplied = true;
   })().catch((err: unknown) => {
     core.schema = undefined;

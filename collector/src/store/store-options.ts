@@ -13,6 +13,13 @@ export interface ResolvedStoreOptions {
   database: string;
   ttlDays: number;
   applySchema: boolean;
+  /**
+   * Whether opening applies pending schema steps (FAULTLINE_MIGRATE_ON_START): yes embedded (the
+   * all-in-one migrates itself) and against a single server; no for a cluster, where
+   * `faultline migrate --apply` runs the ON CLUSTER DDL once. Without it, a schema that is behind
+   * is refused with what to run.
+   */
+  migrate: boolean;
 }
 
 export function resolveStoreOptions(
@@ -49,5 +56,18 @@ export function resolveStoreOptions(
     ),
     ttlDays: parseTtlDays(ttlRaw === '' ? 0 : ttlRaw, ttlOrigin),
     applySchema: options.applySchema ?? true,
+    migrate:
+      options.migrate ??
+      parseMigrateOnStart(env.FAULTLINE_MIGRATE_ON_START, !env.FAULTLINE_CLICKHOUSE_CLUSTER),
   };
+}
+
+function parseMigrateOnStart(raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw new RangeError(
+    `FAULTLINE_MIGRATE_ON_START=${raw} is not a boolean: give true (apply pending schema steps when opening) or false (refuse a schema that is behind; run \`faultline migrate --apply\`).`,
+  );
 }

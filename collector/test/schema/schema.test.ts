@@ -272,7 +272,8 @@ describe('schema files', () => {
 
   it('apply again in order without error or data change (idempotent)', async () => {
     const files = await applySchema(store.client, resolveSqlDir(), { ttlDays: 7 });
-    expect(files.slice(0, 7)).toEqual([
+    expect(files.slice(0, 8)).toEqual([
+      '000_schema_migrations.sql',
       '001_otel_traces.sql',
       '002_otel_traces_trace_id_ts.sql',
       '005_functions.sql',

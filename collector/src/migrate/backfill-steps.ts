@@ -1,0 +1,75 @@
+/**
+ * Rollups fed by a materialized view hold only what was inserted after the view existed. A
+ * backfill fills them from the source rows written before: the view's own SELECT (read back from
+ * ClickHouse, so the rule has one home, its schema file) over the source rows older than the first
+ * time the rollup holds (its cutoff). Heavy (it reads the whole source once), so it is a step of its
+ * own: `faultline migrate --apply --backfill` on a server; the embedded all-in-one runs it at start.
+ * A span that arrived after the view was created but is timestamped before the cutoff is counted
+ * twice; spans arrive within seconds of their timestamp, so that is the minutes before an upgrade.
+ */
+export interface BackfillStep {
+  kind: 'backfill';
+  version: number;
+  name: string;
+  /** The materialized views whose SELECT fills the target (each applied to the same cutoff). */
+  views: readonly string[];
+  target: string;
+  /** The target's time column, whose minimum is the cutoff. */
+  targetTime: string;
+  source: string;
+  sourceTime: string;
+}
+
+export const BACKFILL_STEPS: readonly BackfillStep[] = [
+  {
+    kind: 'backfill',
+    version: 500,
+    name: 'workflows_rollup',
+    views: ['workflows_rollup_mv_v2'],
+    target: 'workflows_rollup',
+    targetTime: 'started_at',
+    source: 'otel_traces',
+    sourceTime: 'Timestamp',
+  },
+  {
+    kind: 'backfill',
+    version: 510,
+    name: 'failure_codes_1m',
+    views: ['failure_codes_1m_mv'],
+    target: 'failure_codes_1m',
+    targetTime: 'minute',
+    source: 'failures',
+    sourceTime: 'Timestamp',
+  },
+  {
+    kind: 'backfill',
+    version: 520,
+    name: 'retry_attempts',
+    views: ['retry_attempts_mv_v2', 'retry_attempts_prior_mv'],
+    target: 'retry_attempts',
+    targetTime: 'Timestamp',
+    source: 'otel_traces',
+    sourceTime: 'Timestamp',
+  },
+];
+
+/**
+ * The INSERT that replays a view's SELECT (whose output columns are `columns`) over the source
+ * rows before the cutoff, into the view's target by column name: the SELECT's `FROM
+ * <source>` becomes a subquery of those rows under the same name, so qualified column references
+ * (`otel_traces.SpanKind`) still resolve. The SELECT is the view's own, as ClickHouse stores it.
+ */
+export function backfillInsert(step: BackfillStep, asSelect: string, columns: readonly string[]): string {
+  const from = new RegExp(`\\bFROM\\s+(?:\`?\\w+\`?\\.)?\`?${step.source}\`?(?=[\\s)]|$)`);
+  if (!from.test(asSelect))
+    throw new Error(
+      `backfill ${step.name}: the view's SELECT does not read FROM ${step.source}; update BACKFILL_STEPS.`,
+    );
+  const bounded = asSelect.replace(
+    from,
+    `FROM (SELECT * FROM ${step.source} WHERE ${step.sourceTime} < {cutoff:DateTime64(9)}) AS ${step.source}`,
+  );
+  // By name, as the view writes: INSERT … SELECT alone would match columns by position.
+  const list = columns.map((c) => `\`${c.replace(/`/g, '``')}\``).join(', ');
+  return `INSERT INTO ${step.target} (${list}) SELECT ${list} FROM (${bounded})`;
+}
