@@ -1,0 +1,38 @@
+import { onCluster, qualified, type RenderContext } from './render-context.js';
+import { replicatedSettings } from './replicated-settings.js';
+import type { StatementHead } from './statement-head.js';
+import { isTrivia, join, nextWord, type Token } from './sql-tokens.js';
+import { splitTopLevel, trimEnd } from './table-definition.js';
+
+/** Commands that change a table's columns: the Distributed table in front must follow them. */
+const COLUMN_COMMANDS = new Set(['ADD COLUMN', 'DROP COLUMN', 'MODIFY COLUMN', 'RENAME COLUMN', 'COMMENT COLUMN']);
+
+const commandOf = (command: readonly Token[]) =>
+  command
+    .filter((t) => !isTrivia(t))
+    .slice(0, 2)
+    .map((t) => t.text.toUpperCase())
+    .join(' ');
+
+/**
+ * `ALTER TABLE t …`: settings, TTLs, indexes and mutations belong to the replicated local table
+ * (`ALTER TABLE t_local ON CLUSTER c …`); column changes go to the local table and then to the
+ * Distributed table, whose structure mirrors it.
+ */
+export function renderAlter(ctx: RenderContext, head: StatementHead, tokens: Token[]): string[] {
+  const table = ctx.tables.get(head.name);
+  if (!table) {
+    throw new RangeError(`ALTER TABLE ${head.name}: not a MergeTree table of the schema, so it has no cluster form`);
+  }
+  let start = nextWord(tokens, head.afterName);
+  if (tokens[start]?.text.toUpperCase() === 'ON') {
+    throw new RangeError(`ALTER TABLE ${head.name} already says ON CLUSTER; the renderer adds it`);
+  }
+  start = head.afterName;
+  const commands = splitTopLevel(trimEnd(tokens.slice(start)));
+  const prefix = (name: string) => `ALTER TABLE ${qualified(ctx, name)}${onCluster(ctx)}`;
+  const local = prefix(table.localName) + commands.map((c) => ` ${join(replicatedSettings(c)).trim()}`).join(',');
+  const columnCommands = commands.filter((c) => COLUMN_COMMANDS.has(commandOf(c)));
+  if (columnCommands.length === 0) return [local];
+  return [local, prefix(table.name) + columnCommands.map((c) => ` ${join(c).trim()}`).join(',')];
+}

@@ -1,0 +1,93 @@
+import { ident, onCluster, qualified, type RenderContext } from './render-context.js';
+import type { StatementHead } from './statement-head.js';
+import { isKeyword, nextWord, type Token } from './sql-tokens.js';
+import { globalInPositions, tableReferences } from './table-references.js';
+
+/** A token replaced by new text, the rest kept as written. */
+export type Edit = { at: number; text: string; insert?: boolean };
+
+export function applyEdits(tokens: readonly Token[], edits: readonly Edit[]): string {
+  const byIndex = new Map<number, Edit[]>();
+  for (const e of edits) byIndex.set(e.at, [...(byIndex.get(e.at) ?? []), e]);
+  return tokens
+    .map((t, k) => {
+      const here = byIndex.get(k) ?? [];
+      const inserted = here.filter((e) => e.insert).map((e) => e.text);
+      const replaced = here.find((e) => !e.insert);
+      return inserted.join('') + (replaced ? replaced.text : t.text);
+    })
+    .join('');
+}
+
+/** `ON CLUSTER` after the object's name, the name qualified, IF NOT EXISTS where a CREATE had no guard. */
+export function headEdits(ctx: RenderContext, head: StatementHead, newName?: string): Edit[] {
+  const name = newName ?? head.name;
+  const text = head.object === 'FUNCTION' ? ident(name) : qualified(ctx, name);
+  const edits: Edit[] = [{ at: head.nameAt, text: text + onCluster(ctx) }];
+  if (head.verb === 'CREATE' && !head.guarded) edits.push({ at: head.nameAt, text: 'IF NOT EXISTS ', insert: true });
+  return edits;
+}
+
+/** A reference renamed: `FROM t` → `FROM t_local AS t`, so `t.col` in the query still resolves. */
+function referenceEdit(ctx: RenderContext, at: number, name: string, target: string, aliased: boolean): Edit {
+  const renamed = qualified(ctx, target);
+  return { at, text: aliased || renamed === ident(name) ? renamed : `${renamed} AS ${ident(name)}` };
+}
+
+/**
+ * `CREATE MATERIALIZED VIEW mv TO t AS SELECT … FROM src`: a materialized view fires on the
+ * inserts of the server it lives on, so in the cluster it reads the local tables (each replica
+ * sees the blocks written to it) and writes the local table of its target, or the target's
+ * Distributed table when that table's rows must meet by key on one shard (see sharding-key.ts).
+ */
+export function renderMaterializedView(ctx: RenderContext, head: StatementHead, tokens: Token[]): string {
+  const toAt = nextWord(tokens, head.afterName);
+  if (!isKeyword(tokens[toAt], 'TO')) {
+    throw new RangeError(
+      `Materialized view ${head.name} has no TO table; the cluster schema needs MVs that write a table of the schema`,
+    );
+  }
+  const targetAt = nextWord(tokens, toAt + 1);
+  const targetName = tokens[targetAt]!.text;
+  const target = ctx.tables.get(targetName);
+  if (!target) throw new RangeError(`Materialized view ${head.name} writes ${targetName}, which is not a table of the schema`);
+  const edits = headEdits(ctx, head);
+  edits.push({
+    at: targetAt,
+    text: qualified(ctx, target.viewsWriteThroughDistributed ? target.name : target.localName),
+  });
+  for (const ref of tableReferences(tokens)) {
+    const table = ctx.tables.get(ref.name);
+    if (table) edits.push(referenceEdit(ctx, ref.at, ref.name, table.localName, ref.aliased));
+  }
+  return applyEdits(tokens, edits);
+}
+
+/**
+ * `CREATE VIEW v AS SELECT … FROM t`: a view is a read, so it reads the Distributed tables. An
+ * `IN (SELECT …)` subquery of such a read would be sent to every shard reading the Distributed
+ * table again (refused by default: distributed_product_mode = 'deny'). When every table the view
+ * reads is placed by trace (first_hand_failures: a failure and its parent or children share a
+ * trace), the subquery reads the local tables, so each shard answers from its own rows: the result
+ * of distributed_product_mode = 'local', written into the view so that no reader needs the
+ * setting. Otherwise the subquery becomes GLOBAL IN: computed once over the cluster, then shipped.
+ * A JOIN follows the same rule.
+ */
+export function renderView(ctx: RenderContext, head: StatementHead, tokens: Token[]): string {
+  const edits = headEdits(ctx, head);
+  const refs = tableReferences(tokens).filter((r) => ctx.tables.has(r.name));
+  const byTrace = refs.every((r) => ctx.tables.get(r.name)!.byTrace);
+  for (const ref of refs) {
+    const table = ctx.tables.get(ref.name)!;
+    const local = (ref.inSubquery || ref.joined) && byTrace;
+    if (ref.joined && !byTrace) {
+      throw new RangeError(
+        `View ${head.name} joins ${ref.name}, which is not placed by trace; write GLOBAL JOIN in the schema file`,
+      );
+    }
+    const target = local ? table.localName : table.name;
+    if (local || ctx.database) edits.push(referenceEdit(ctx, ref.at, ref.name, target, ref.aliased));
+  }
+  if (!byTrace) for (const at of globalInPositions(tokens)) edits.push({ at, text: 'GLOBAL ', insert: true });
+  return applyEdits(tokens, edits);
+}
