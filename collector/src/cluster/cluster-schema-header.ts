@@ -15,15 +15,19 @@ export function clusterSchemaHeader(cluster: string, database: string | undefine
 -- distributed_foreground_insert = 1 so an insert returns once the shards hold it and its
 -- insert_deduplication_token reaches their replicated tables (replicated_deduplication_window).
 --
--- Placement: tables with a TraceId column are sharded by cityHash64(TraceId), so a span's parent,
--- children and the failure rows derived from them share a shard, and the first-hand rule
--- (first_hand_failures) runs shard-locally: its IN subqueries read the _local tables. Rollups
--- whose engine merges rows by sort key and that have no TraceId are sharded by their sort key and
--- fed through their Distributed table, so the rows of one key (a workflow spanning several traces,
--- a minute of calls) meet on one shard and FINAL and background merges see them whole. Other
--- tables (alerts) take rand().
+-- Placement: a materialized view writes the local tables of the shard that received the span, so
+-- everything derived from a trace is on the shard of that trace. Tables with a TraceId column are
+-- sharded by cityHash64(TraceId) as well, so a span's parent, children and the failure rows derived
+-- from them share a shard and the first-hand rule (first_hand_failures) runs shard-locally: its IN
+-- subqueries read the _local tables. Rollups that merge rows by sort key take their sort key as
+-- sharding key (direct inserts, e.g. backfills, land by key), but their view-fed rows of one key
+-- (a minute of calls, a workflow spanning several traces) may sit on several shards: reads
+-- aggregate them with GROUP BY, and dashboard_workflows' FINAL is rendered as a GROUP BY across
+-- shards. Other tables (alerts) take rand(). No view writes through a Distributed table: it would
+-- forward the client's insert_deduplication_token, and blocks from several shards sharing one token
+-- would be dropped as duplicates.
 --
 -- Reads go through the Distributed tables. The views need no setting; ad-hoc and named queries with
 -- IN (SELECT …) over a Distributed table need distributed_product_mode = 'global' (or GLOBAL IN).
--- FINAL on a Distributed table merges per shard, which is exact for the tables placed as above.`;
+-- FINAL on a Distributed table merges each shard apart: exact for tables placed by trace only.`;
 }

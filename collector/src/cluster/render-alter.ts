@@ -1,8 +1,9 @@
 import { onCluster, qualified, type RenderContext } from './render-context.js';
 import { replicatedSettings } from './replicated-settings.js';
 import type { StatementHead } from './statement-head.js';
-import { isTrivia, join, nextWord, type Token } from './sql-tokens.js';
-import { splitTopLevel, trimEnd } from './table-definition.js';
+import type { TablePlacement } from './sharding-key.js';
+import { isKeyword, isTrivia, join, nextWord, type Token } from './sql-tokens.js';
+import { readColumn, splitTopLevel, trimEnd } from './table-definition.js';
 
 /** Commands that change a table's columns: the Distributed table in front must follow them. */
 const COLUMN_COMMANDS = new Set(['ADD COLUMN', 'DROP COLUMN', 'MODIFY COLUMN', 'RENAME COLUMN', 'COMMENT COLUMN']);
@@ -13,6 +14,14 @@ const commandOf = (command: readonly Token[]) =>
     .slice(0, 2)
     .map((t) => t.text.toUpperCase())
     .join(' ');
+
+/** Records the column an `ADD COLUMN [IF NOT EXISTS] name Type …` command adds. */
+function addColumn(table: TablePlacement, command: readonly Token[]): void {
+  const significant = command.flatMap((t, k) => (isTrivia(t) ? [] : [k]));
+  const skip = isKeyword(command[significant[2]!], 'IF') ? 5 : 2; // ADD COLUMN [IF NOT EXISTS]
+  const column = readColumn(command.slice(significant[skip]));
+  if (column && !table.definition.columns.some((c) => c.name === column.name)) table.definition.columns.push(column);
+}
 
 /**
  * `ALTER TABLE t …`: settings, TTLs, indexes and mutations belong to the replicated local table
@@ -33,6 +42,7 @@ export function renderAlter(ctx: RenderContext, head: StatementHead, tokens: Tok
   const prefix = (name: string) => `ALTER TABLE ${qualified(ctx, name)}${onCluster(ctx)}`;
   const local = prefix(table.localName) + commands.map((c) => ` ${join(replicatedSettings(c)).trim()}`).join(',');
   const columnCommands = commands.filter((c) => COLUMN_COMMANDS.has(commandOf(c)));
+  for (const command of columnCommands.filter((c) => commandOf(c) === 'ADD COLUMN')) addColumn(table, command);
   if (columnCommands.length === 0) return [local];
   return [local, prefix(table.name) + columnCommands.map((c) => ` ${join(c).trim()}`).join(',')];
 }

@@ -1,3 +1,4 @@
+import { mergedRowsSubquery } from './merged-rows.js';
 import { ident, onCluster, qualified, type RenderContext } from './render-context.js';
 import type { StatementHead } from './statement-head.js';
 import { isKeyword, nextWord, type Token } from './sql-tokens.js';
@@ -28,6 +29,16 @@ export function headEdits(ctx: RenderContext, head: StatementHead, newName?: str
   return edits;
 }
 
+/** The index of a FINAL right after the table name at `at` (and its alias), else undefined. */
+function finalAfter(tokens: readonly Token[], at: number, aliased: boolean): number | undefined {
+  let j = nextWord(tokens, at + 1);
+  if (aliased) {
+    if (isKeyword(tokens[j], 'AS')) j = nextWord(tokens, j + 1);
+    j = nextWord(tokens, j + 1);
+  }
+  return isKeyword(tokens[j], 'FINAL') ? j : undefined;
+}
+
 /** A reference renamed: `FROM t` → `FROM t_local AS t`, so `t.col` in the query still resolves. */
 function referenceEdit(ctx: RenderContext, at: number, name: string, target: string, aliased: boolean): Edit {
   const renamed = qualified(ctx, target);
@@ -37,8 +48,7 @@ function referenceEdit(ctx: RenderContext, at: number, name: string, target: str
 /**
  * `CREATE MATERIALIZED VIEW mv TO t AS SELECT … FROM src`: a materialized view fires on the
  * inserts of the server it lives on, so in the cluster it reads the local tables (each replica
- * sees the blocks written to it) and writes the local table of its target, or the target's
- * Distributed table when that table's rows must meet by key on one shard (see sharding-key.ts).
+ * sees the blocks written to it) and writes the local table of its target, on the same shard.
  */
 export function renderMaterializedView(ctx: RenderContext, head: StatementHead, tokens: Token[]): string {
   const toAt = nextWord(tokens, head.afterName);
@@ -52,10 +62,7 @@ export function renderMaterializedView(ctx: RenderContext, head: StatementHead, 
   const target = ctx.tables.get(targetName);
   if (!target) throw new RangeError(`Materialized view ${head.name} writes ${targetName}, which is not a table of the schema`);
   const edits = headEdits(ctx, head);
-  edits.push({
-    at: targetAt,
-    text: qualified(ctx, target.viewsWriteThroughDistributed ? target.name : target.localName),
-  });
+  edits.push({ at: targetAt, text: qualified(ctx, target.localName) });
   for (const ref of tableReferences(tokens)) {
     const table = ctx.tables.get(ref.name);
     if (table) edits.push(referenceEdit(ctx, ref.at, ref.name, table.localName, ref.aliased));
@@ -71,7 +78,8 @@ export function renderMaterializedView(ctx: RenderContext, head: StatementHead, 
  * trace), the subquery reads the local tables, so each shard answers from its own rows: the result
  * of distributed_product_mode = 'local', written into the view so that no reader needs the
  * setting. Otherwise the subquery becomes GLOBAL IN: computed once over the cluster, then shipped.
- * A JOIN follows the same rule.
+ * A JOIN follows the same rule. `FROM t FINAL` over a table whose keys may span shards becomes
+ * the cross-shard merge of merged-rows.ts.
  */
 export function renderView(ctx: RenderContext, head: StatementHead, tokens: Token[]): string {
   const edits = headEdits(ctx, head);
@@ -84,6 +92,13 @@ export function renderView(ctx: RenderContext, head: StatementHead, tokens: Toke
       throw new RangeError(
         `View ${head.name} joins ${ref.name}, which is not placed by trace; write GLOBAL JOIN in the schema file`,
       );
+    }
+    const final = finalAfter(tokens, ref.at, ref.aliased);
+    if (final !== undefined && table.mergesAcrossShards) {
+      edits.push({ at: ref.at, text: `${mergedRowsSubquery(ctx, table, head.name)}${ref.aliased ? '' : ` AS ${ident(ref.name)}`}` });
+      // Keep the alias (if any), drop FINAL: the subquery has merged the rows.
+      edits.push({ at: final, text: '' });
+      continue;
     }
     const target = local ? table.localName : table.name;
     if (local || ctx.database) edits.push(referenceEdit(ctx, ref.at, ref.name, target, ref.aliased));

@@ -11,13 +11,21 @@ import {
   type Token,
 } from './sql-tokens.js';
 
+/** One column: its name and type as written (`SimpleAggregateFunction(sum, UInt64)`). */
+export interface ColumnDefinition {
+  name: string;
+  type: string;
+  /** An ALIAS column: computed on read, never stored. */
+  alias: boolean;
+}
+
 /** A `CREATE TABLE name (…) ENGINE = Engine(args) …` statement cut into the parts the cluster form reuses. */
 export interface TableDefinition {
   name: string;
   /** `( … )`: the columns, indexes and projections, as written. */
   body: Token[];
-  /** Column names, in order. */
-  columns: string[];
+  /** The columns, in order. */
+  columns: ColumnDefinition[];
   engine: string;
   /** The engine's arguments inside its brackets (empty for `MergeTree()` or `MergeTree`). */
   engineArgs: Token[];
@@ -61,10 +69,10 @@ export function readTableDefinition(tokens: readonly Token[]): TableDefinition |
   }
   const close = closingIndex(tokens, i);
   const body = tokens.slice(i, close + 1);
-  const columns = splitTopLevel(body.slice(1, -1))
-    .map((part) => part.find((t) => !isTrivia(t)))
-    .filter((t): t is Token => isName(t) && !NOT_COLUMNS.has(t!.text.toUpperCase()))
-    .map(nameOf);
+  const columns = splitTopLevel(body.slice(1, -1)).flatMap((part) => {
+    const column = readColumn(part);
+    return column ? [column] : [];
+  });
   let j = nextWord(tokens, close + 1);
   if (!isKeyword(tokens[j], 'ENGINE')) throw new RangeError(`CREATE TABLE ${head.name} names no ENGINE`);
   j = nextWord(tokens, j + 1);
@@ -80,6 +88,21 @@ export function readTableDefinition(tokens: readonly Token[]): TableDefinition |
   }
   const clauses = tokens.slice(after);
   return { name: head.name, body, columns, engine, engineArgs, clauses, sortKey: readSortKey(clauses) };
+}
+
+/** Where a column's type ends: its default, codec, TTL, comment or position. */
+const AFTER_TYPE = new Set(['DEFAULT', 'MATERIALIZED', 'ALIAS', 'EPHEMERAL', 'CODEC', 'TTL', 'COMMENT', 'AFTER', 'FIRST', 'STATISTICS', 'SETTINGS', 'NULL', 'NOT', 'PRIMARY']);
+
+/** `name Type …` (a column definition, as in CREATE TABLE or ADD COLUMN), else undefined. */
+export function readColumn(part: readonly Token[]): ColumnDefinition | undefined {
+  const at = part.findIndex((t) => !isTrivia(t));
+  const first = part[at];
+  if (!first || !isName(first) || NOT_COLUMNS.has(first.text.toUpperCase())) return undefined;
+  const rest = part.slice(at + 1);
+  const depth = depths(rest);
+  let end = rest.findIndex((t, k) => depth[k] === 0 && t.type === 'BareWord' && AFTER_TYPE.has(t.text.toUpperCase()));
+  if (end === -1) end = rest.length;
+  return { name: nameOf(first), type: squash(rest.slice(0, end)), alias: isKeyword(rest[end], 'ALIAS') };
 }
 
 /** The expressions of the top-level ORDER BY in `clauses`. */

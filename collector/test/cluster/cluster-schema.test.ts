@@ -133,7 +133,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     }
   });
 
-  it('has each materialized view write its target’s local table, or its Distributed table where rows meet by key', () => {
+  it('has each materialized view write its target’s local table, on the shard that received the span', () => {
     const targets = Object.fromEntries(
       views('MATERIALIZED VIEW').map((p) => {
         const m = /^CREATE MATERIALIZED VIEW IF NOT EXISTS (\w+) ON CLUSTER prod TO (\w+) AS /.exec(p.text)!;
@@ -146,19 +146,25 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       failures_prior_attempts_mv: 'failures_local',
       retry_attempts_mv_v2: 'retry_attempts_local',
       retry_attempts_prior_mv: 'retry_attempts_local',
-      // Rows that merge by sort key meet on the shard of their key (sharding-key.ts).
-      calls_1m_mv_v2: 'calls_1m',
-      calls_1m_prior_attempts_mv: 'calls_1m',
-      workflows_rollup_mv_v2: 'workflows_rollup',
-      failure_codes_1m_mv: 'failure_codes_1m',
+      calls_1m_mv_v2: 'calls_1m_local',
+      calls_1m_prior_attempts_mv: 'calls_1m_local',
+      workflows_rollup_mv_v2: 'workflows_rollup_local',
+      failure_codes_1m_mv: 'failure_codes_1m_local',
     });
   });
 
   it('has the views read the Distributed tables, and first_hand_failures’ IN subqueries each shard’s own rows', () => {
     const byName = (n: string) => views('VIEW').find((p) => p.text.startsWith(`CREATE OR REPLACE VIEW ${n} `))!;
     expect(tablesRead(byName('first_hand_failures'))).toEqual(['failures', 'failures_local', 'failures_local']);
+    // A workflow's partial rows may sit on several shards: FINAL becomes a GROUP BY across them.
     expect(tablesRead(byName('dashboard_workflows'))).toEqual(['workflows_rollup']);
-    expect(byName('dashboard_workflows').text).toContain('FROM workflows_rollup FINAL');
+    expect(byName('dashboard_workflows').text).not.toContain('FINAL');
+    expect(byName('dashboard_workflows').text).toContain(
+      'FROM (SELECT workflow_key, any(correlation_id) AS correlation_id, min(started_at) AS started_at, max(ended_ns) AS ended_ns, groupArrayArray(service_set) AS service_set, groupArrayArray(service_keys) AS service_keys, sum(step_count) AS step_count,',
+    );
+    expect(byName('dashboard_workflows').text).toContain(
+      'sum(failed_attempt_count) AS failed_attempt_count FROM workflows_rollup GROUP BY workflow_key) AS workflows_rollup WHERE ',
+    );
   });
 
   it('alters the local tables, and the Distributed table too when a column is added', () => {
@@ -187,7 +193,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
        SETTINGS ttl_only_drop_parts = 1, replicated_deduplication_window = 1000`,
       `CREATE TABLE IF NOT EXISTS calls_1m ON CLUSTER prod AS calls_1m_local
        ENGINE = Distributed(prod, currentDatabase(), calls_1m_local, cityHash64(ServiceName, source, class, code, SpanKind, minute))`,
-      `CREATE MATERIALIZED VIEW IF NOT EXISTS failure_codes_1m_mv ON CLUSTER prod TO failure_codes_1m AS
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS failure_codes_1m_mv ON CLUSTER prod TO failure_codes_1m_local AS
        SELECT toStartOfMinute(Timestamp) AS minute, ServiceName, SpanKind, class, source, code,
          toUInt64(count()) AS failures, toUInt64(countIf(retryable)) AS retryable_failures,
          max(Timestamp) AS last_seen, anyLast(message) AS example_message

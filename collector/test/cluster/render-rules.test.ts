@@ -31,7 +31,7 @@ describe('renderClusterSchema on statements it has not seen before', () => {
     ]);
   });
 
-  it('a new rollup that merges rows is sharded by its sort key and fed through its Distributed table', () => {
+  it('a new rollup that merges rows is sharded by its sort key and fed shard-locally', () => {
     const out = render([
       `CREATE TABLE deps_1m (minute DateTime, dependency String, n UInt64)
        ENGINE = SummingMergeTree ORDER BY (dependency, minute)`,
@@ -41,7 +41,7 @@ describe('renderClusterSchema on statements it has not seen before', () => {
     expect(out.slice(-3)).toEqual([
       "CREATE TABLE IF NOT EXISTS deps_1m_local ON CLUSTER c1 (minute DateTime, dependency String, n UInt64) ENGINE = ReplicatedSummingMergeTree('/clickhouse/tables/{shard}/{database}/deps_1m_local', '{replica}') ORDER BY (dependency, minute)",
       'CREATE TABLE IF NOT EXISTS deps_1m ON CLUSTER c1 AS deps_1m_local ENGINE = Distributed(c1, currentDatabase(), deps_1m_local, cityHash64(dependency, minute))',
-      'CREATE MATERIALIZED VIEW IF NOT EXISTS deps_1m_mv ON CLUSTER c1 TO deps_1m AS SELECT toStartOfMinute(Timestamp) AS minute, code AS dependency, count() AS n FROM failures_local f GROUP BY ALL',
+      'CREATE MATERIALIZED VIEW IF NOT EXISTS deps_1m_mv ON CLUSTER c1 TO deps_1m_local AS SELECT toStartOfMinute(Timestamp) AS minute, code AS dependency, count() AS n FROM failures_local f GROUP BY ALL',
     ]);
   });
 
@@ -62,6 +62,27 @@ describe('renderClusterSchema on statements it has not seen before', () => {
     expect(out.at(-1)).toBe(
       "CREATE OR REPLACE VIEW j ON CLUSTER c1 AS SELECT extract(f.code FROM 'x') AS e, trim(BOTH ' ' FROM failures) AS t FROM failures AS f INNER JOIN otel_traces_local t USING (TraceId)",
     );
+  });
+
+  it('a view reading a merging rollup FINAL merges across shards with GROUP BY, columns added later included', () => {
+    const out = render([
+      `CREATE TABLE s (k String, m DateTime, n UInt64, hits UInt64, last SimpleAggregateFunction(max, DateTime), label String)
+       ENGINE = SummingMergeTree((n)) ORDER BY (k, m)`,
+      'ALTER TABLE s ADD COLUMN IF NOT EXISTS extra SimpleAggregateFunction(sum, UInt64) AFTER n',
+      'CREATE VIEW sv AS SELECT k, n FROM s AS x FINAL WHERE n > 0',
+    ]);
+    expect(out.at(-1)).toBe(
+      'CREATE VIEW IF NOT EXISTS sv ON CLUSTER c1 AS SELECT k, n FROM (SELECT k, m, sum(n) AS n, any(hits) AS hits, max(last) AS last, any(label) AS label, sum(extra) AS extra FROM s GROUP BY k, m) AS x WHERE n > 0',
+    );
+  });
+
+  it('refuses FINAL across shards on an engine without a per-column merge', () => {
+    expect(() =>
+      render([
+        'CREATE TABLE rp (k String, v UInt64) ENGINE = ReplacingMergeTree ORDER BY k',
+        'CREATE VIEW rv AS SELECT * FROM rp FINAL',
+      ]),
+    ).toThrow(/View rv reads rp FINAL across shards, but ReplacingMergeTree has no per-column merge/);
   });
 
   it('with a database, creates it and qualifies every name; functions stay global', () => {
