@@ -16,14 +16,17 @@ const NUMERIC = /^(U?Int\d+|Float\d+|Decimal)/;
 export function mergedRowsSubquery(ctx: RenderContext, table: TablePlacement, viewName: string): string {
   const { definition } = table;
   const fail = (why: string) =>
-    new RangeError(`View ${viewName} reads ${table.name} FINAL across shards, but ${why}; aggregate it with GROUP BY`);
+    new RangeError(
+      `View ${viewName} reads ${table.name} FINAL across shards, but ${why}; aggregate it with GROUP BY`,
+    );
   if (definition.engine !== 'AggregatingMergeTree' && definition.engine !== 'SummingMergeTree') {
     throw fail(`${definition.engine} has no per-column merge`);
   }
   const columns = definition.columns.filter((c) => !c.alias);
   const names = new Set(columns.map((c) => c.name));
   const key = definition.sortKey;
-  if (!key.every((k) => names.has(k))) throw fail(`its sort key (${key.join(', ')}) is not a list of columns`);
+  if (!key.every((k) => names.has(k)))
+    throw fail(`its sort key (${key.join(', ')}) is not a list of columns`);
   const summed = new Set(
     definition.engine === 'SummingMergeTree'
       ? definition.engineArgs

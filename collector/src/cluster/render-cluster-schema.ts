@@ -40,14 +40,19 @@ export function readSchemaStatements(sqlDir: string): string[] {
  * tables, and every statement ON CLUSTER. Statements are lexed and edited token by token; any
  * kind this does not know is refused rather than passed through.
  */
-export function renderClusterSchema(input: string | readonly string[], options: ClusterSchemaOptions): string[] {
+export function renderClusterSchema(
+  input: string | readonly string[],
+  options: ClusterSchemaOptions,
+): string[] {
   const ctx: RenderContext = {
     cluster: assertClusterName(options.cluster),
     ...(options.database !== undefined ? { database: assertIdentifier(options.database, 'database') } : {}),
     tables: new Map(),
   };
   const statements = typeof input === 'string' ? readSchemaStatements(input) : input;
-  const out: string[] = ctx.database ? [`CREATE DATABASE IF NOT EXISTS ${ident(ctx.database)}${onCluster(ctx)}`] : [];
+  const out: string[] = ctx.database
+    ? [`CREATE DATABASE IF NOT EXISTS ${ident(ctx.database)}${onCluster(ctx)}`]
+    : [];
   for (const statement of statements) out.push(...renderStatement(ctx, statement));
   return out;
 }
@@ -56,7 +61,9 @@ function renderStatement(ctx: RenderContext, statement: string): string[] {
   const tokens = tokenize(statement.trim());
   const head = readHead(tokens);
   const refuse = (why: string) =>
-    new RangeError(`${why}, so it has no cluster form: ${statement.trim().replace(/\s+/g, ' ').slice(0, 80)}…`);
+    new RangeError(
+      `${why}, so it has no cluster form: ${statement.trim().replace(/\s+/g, ' ').slice(0, 80)}…`,
+    );
   if (!head) throw refuse('Only CREATE, ALTER and DROP statements are rendered for a cluster');
   if (head.verb === 'CREATE' && head.object === 'TABLE') {
     const table = readTableDefinition(tokens)!;
@@ -68,7 +75,8 @@ function renderStatement(ctx: RenderContext, statement: string): string[] {
     ctx.tables.set(table.name, placement);
     return renderTable(ctx, table, placement);
   }
-  if (head.verb === 'CREATE' && head.object === 'MATERIALIZED VIEW') return [renderMaterializedView(ctx, head, tokens)];
+  if (head.verb === 'CREATE' && head.object === 'MATERIALIZED VIEW')
+    return [renderMaterializedView(ctx, head, tokens)];
   if (head.verb === 'CREATE' && head.object === 'VIEW') return [renderView(ctx, head, tokens)];
   if (head.verb === 'CREATE' && head.object === 'FUNCTION') return [applyEdits(tokens, headEdits(ctx, head))];
   if (head.verb === 'ALTER' && head.object === 'TABLE') return renderAlter(ctx, head, tokens);

@@ -11,7 +11,8 @@ export interface RenderContext {
 const PLAIN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** `name` as SQL: bare when plain, else back-quoted. */
-export const ident = (name: string): string => (PLAIN.test(name) ? name : `\`${name.replaceAll('`', '``')}\``);
+export const ident = (name: string): string =>
+  PLAIN.test(name) ? name : `\`${name.replaceAll('`', '``')}\``;
 
 /** A table or view name as the rendered statements write it: database-qualified when one was given. */
 export const qualified = (ctx: RenderContext, name: string): string =>

@@ -1,7 +1,7 @@
 import { onCluster, qualified, type RenderContext } from './render-context.js';
-import type { StatementHead } from './statement-head.js';
-import { join, type Token } from './sql-tokens.js';
 import { applyEdits, headEdits } from './render-views.js';
+import { join, type Token } from './sql-tokens.js';
+import type { StatementHead } from './statement-head.js';
 
 /** `DROP …` on every server; a schema table drops its Distributed front, then its local table. */
 export function renderDrop(ctx: RenderContext, head: StatementHead, tokens: Token[]): string[] {
@@ -9,5 +9,7 @@ export function renderDrop(ctx: RenderContext, head: StatementHead, tokens: Toke
   if (!table) return [applyEdits(tokens, headEdits(ctx, head))];
   const rest = join(tokens.slice(head.afterName));
   const verb = join(tokens.slice(0, head.nameAt));
-  return [table.name, table.localName].map((name) => `${verb}${qualified(ctx, name)}${onCluster(ctx)}${rest}`);
+  return [table.name, table.localName].map(
+    (name) => `${verb}${qualified(ctx, name)}${onCluster(ctx)}${rest}`,
+  );
 }

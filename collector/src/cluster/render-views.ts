@@ -1,7 +1,7 @@
 import { mergedRowsSubquery } from './merged-rows.js';
 import { ident, onCluster, qualified, type RenderContext } from './render-context.js';
-import type { StatementHead } from './statement-head.js';
 import { isKeyword, nextWord, type Token } from './sql-tokens.js';
+import type { StatementHead } from './statement-head.js';
 import { globalInPositions, tableReferences } from './table-references.js';
 
 /** A token replaced by new text, the rest kept as written. */
@@ -25,7 +25,8 @@ export function headEdits(ctx: RenderContext, head: StatementHead, newName?: str
   const name = newName ?? head.name;
   const text = head.object === 'FUNCTION' ? ident(name) : qualified(ctx, name);
   const edits: Edit[] = [{ at: head.nameAt, text: text + onCluster(ctx) }];
-  if (head.verb === 'CREATE' && !head.guarded) edits.push({ at: head.nameAt, text: 'IF NOT EXISTS ', insert: true });
+  if (head.verb === 'CREATE' && !head.guarded)
+    edits.push({ at: head.nameAt, text: 'IF NOT EXISTS ', insert: true });
   return edits;
 }
 
@@ -60,7 +61,10 @@ export function renderMaterializedView(ctx: RenderContext, head: StatementHead, 
   const targetAt = nextWord(tokens, toAt + 1);
   const targetName = tokens[targetAt]!.text;
   const target = ctx.tables.get(targetName);
-  if (!target) throw new RangeError(`Materialized view ${head.name} writes ${targetName}, which is not a table of the schema`);
+  if (!target)
+    throw new RangeError(
+      `Materialized view ${head.name} writes ${targetName}, which is not a table of the schema`,
+    );
   const edits = headEdits(ctx, head);
   edits.push({ at: targetAt, text: qualified(ctx, target.localName) });
   for (const ref of tableReferences(tokens)) {
@@ -95,7 +99,10 @@ export function renderView(ctx: RenderContext, head: StatementHead, tokens: Toke
     }
     const final = finalAfter(tokens, ref.at, ref.aliased);
     if (final !== undefined && table.mergesAcrossShards) {
-      edits.push({ at: ref.at, text: `${mergedRowsSubquery(ctx, table, head.name)}${ref.aliased ? '' : ` AS ${ident(ref.name)}`}` });
+      edits.push({
+        at: ref.at,
+        text: `${mergedRowsSubquery(ctx, table, head.name)}${ref.aliased ? '' : ` AS ${ident(ref.name)}`}`,
+      });
       // Keep the alias (if any), drop FINAL: the subquery has merged the rows.
       edits.push({ at: final, text: '' });
       continue;

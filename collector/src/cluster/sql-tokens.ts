@@ -105,16 +105,13 @@ export function tokenize(sql: string): Token[] {
   return out;
 }
 
-/** Whether the last significant token ends a value (so `.5` after it is `.` then `5`, as in `t.1`). */
+/** Whether the token right before ends a value (so `.5` after it is `.` then `5`, as in `t.1`). */
 function isValueEnd(tokens: readonly Token[]): boolean {
-  for (let k = tokens.length - 1; k >= 0; k--) {
-    const t = tokens[k]!;
-    if (t.type === 'Whitespace' || t.type === 'Comment') return false;
-    return ['BareWord', 'QuotedIdentifier', 'ClosingRoundBracket', 'ClosingSquareBracket', 'Number'].includes(
-      t.type,
-    );
-  }
-  return false;
+  const last = tokens.at(-1)?.type;
+  return (
+    last !== undefined &&
+    ['BareWord', 'QuotedIdentifier', 'ClosingRoundBracket', 'ClosingSquareBracket', 'Number'].includes(last)
+  );
 }
 
 /** The text of `tokens` joined. */
@@ -126,7 +123,8 @@ export const isTrivia = (t: Token | undefined): boolean => t?.type === 'Whitespa
 export const isKeyword = (t: Token | undefined, word: string): boolean =>
   t?.type === 'BareWord' && t.text.toUpperCase() === word;
 
-export const isName = (t: Token | undefined): boolean => t?.type === 'BareWord' || t?.type === 'QuotedIdentifier';
+export const isName = (t: Token | undefined): boolean =>
+  t?.type === 'BareWord' || t?.type === 'QuotedIdentifier';
 
 /** A name token's identifier, unquoted. */
 export function nameOf(t: Token): string {

@@ -15,7 +15,16 @@ export interface StatementHead {
   guarded: boolean;
 }
 
-const OBJECTS = ['MATERIALIZED VIEW', 'LIVE VIEW', 'WINDOW VIEW', 'TABLE', 'VIEW', 'FUNCTION', 'DICTIONARY', 'DATABASE'];
+const OBJECTS = [
+  'MATERIALIZED VIEW',
+  'LIVE VIEW',
+  'WINDOW VIEW',
+  'TABLE',
+  'VIEW',
+  'FUNCTION',
+  'DICTIONARY',
+  'DATABASE',
+];
 
 /** The head of `tokens`, or undefined for a statement that is not CREATE / ALTER / DROP of a named object. */
 export function readHead(tokens: readonly Token[]): StatementHead | undefined {

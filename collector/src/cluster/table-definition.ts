@@ -1,4 +1,3 @@
-import { readHead } from './statement-head.js';
 import {
   closingIndex,
   depths,
@@ -10,6 +9,7 @@ import {
   nextWord,
   type Token,
 } from './sql-tokens.js';
+import { readHead } from './statement-head.js';
 
 /** One column: its name and type as written (`SimpleAggregateFunction(sum, UInt64)`). */
 export interface ColumnDefinition {
@@ -59,7 +59,7 @@ const squash = (tokens: readonly Token[]) =>
 /** The table `tokens` creates, or undefined when the statement is not a CREATE TABLE with columns. */
 export function readTableDefinition(tokens: readonly Token[]): TableDefinition | undefined {
   const head = readHead(tokens);
-  if (!head || head.verb !== 'CREATE' || head.object !== 'TABLE') return undefined;
+  if (head?.verb !== 'CREATE' || head.object !== 'TABLE') return undefined;
   let i = nextWord(tokens, head.afterName);
   if (isKeyword(tokens[i], 'ON')) i = nextWord(tokens, nextWord(tokens, nextWord(tokens, i + 1) + 1) + 1);
   if (tokens[i]?.type !== 'OpeningRoundBracket') {
@@ -91,7 +91,22 @@ export function readTableDefinition(tokens: readonly Token[]): TableDefinition |
 }
 
 /** Where a column's type ends: its default, codec, TTL, comment or position. */
-const AFTER_TYPE = new Set(['DEFAULT', 'MATERIALIZED', 'ALIAS', 'EPHEMERAL', 'CODEC', 'TTL', 'COMMENT', 'AFTER', 'FIRST', 'STATISTICS', 'SETTINGS', 'NULL', 'NOT', 'PRIMARY']);
+const AFTER_TYPE = new Set([
+  'DEFAULT',
+  'MATERIALIZED',
+  'ALIAS',
+  'EPHEMERAL',
+  'CODEC',
+  'TTL',
+  'COMMENT',
+  'AFTER',
+  'FIRST',
+  'STATISTICS',
+  'SETTINGS',
+  'NULL',
+  'NOT',
+  'PRIMARY',
+]);
 
 /** `name Type …` (a column definition, as in CREATE TABLE or ADD COLUMN), else undefined. */
 export function readColumn(part: readonly Token[]): ColumnDefinition | undefined {
@@ -100,7 +115,9 @@ export function readColumn(part: readonly Token[]): ColumnDefinition | undefined
   if (!first || !isName(first) || NOT_COLUMNS.has(first.text.toUpperCase())) return undefined;
   const rest = part.slice(at + 1);
   const depth = depths(rest);
-  let end = rest.findIndex((t, k) => depth[k] === 0 && t.type === 'BareWord' && AFTER_TYPE.has(t.text.toUpperCase()));
+  let end = rest.findIndex(
+    (t, k) => depth[k] === 0 && t.type === 'BareWord' && AFTER_TYPE.has(t.text.toUpperCase()),
+  );
   if (end === -1) end = rest.length;
   return { name: nameOf(first), type: squash(rest.slice(0, end)), alias: isKeyword(rest[end], 'ALIAS') };
 }

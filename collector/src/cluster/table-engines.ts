@@ -24,4 +24,5 @@ export const mergesRows = (engine: string): boolean => MERGE_TREE_ENGINES[engine
 export const replicatedEngine = (engine: string): string => `Replicated${engine}`;
 
 /** The Keeper path of a replicated local table; `{shard}` and `{replica}` are each server's macros. */
-export const replicaPath = (localName: string): string => `'/clickhouse/tables/{shard}/{database}/${localName}'`;
+export const replicaPath = (localName: string): string =>
+  `'/clickhouse/tables/{shard}/{database}/${localName}'`;

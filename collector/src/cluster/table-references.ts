@@ -49,7 +49,11 @@ export function tableReferences(tokens: readonly Token[]): TableReference[] {
     if (OPENING.has(t.type)) {
       const before = previousWord(tokens, k)?.token;
       const query = t.type === 'OpeningRoundBracket' && startsQuery(tokens, k);
-      stack.push({ open: k, query, inSubquery: (query && isKeyword(before, 'IN')) || !!stack.at(-1)?.inSubquery });
+      stack.push({
+        open: k,
+        query,
+        inSubquery: (query && isKeyword(before, 'IN')) || !!stack.at(-1)?.inSubquery,
+      });
       return;
     }
     if (CLOSING.has(t.type)) {

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printClusterSchema, readSchemaStatements, renderClusterSchema } from '../../src/cluster/index.js';
 import { tokenize } from '../../src/cluster/sql-tokens.js';
 import { openStore } from '../../src/store/open-store.js';
-import { resolveSqlDir } from '../../src/store/sql-dir.js';
 import { splitStatements } from '../../src/store/split-statements.js';
+import { resolveSqlDir } from '../../src/store/sql-dir.js';
 import type { Store } from '../../src/types.js';
 
 // Every check below reads ClickHouse's own parser output (chDB): formatQuerySingleLine for the
@@ -31,7 +31,8 @@ async function column<T>(query: string, params: Record<string, unknown> = {}): P
   const rs = await store.client.query({ query, query_params: params, format: 'JSONCompactEachRow' });
   return (await rs.json<unknown>()).map((row) => (Array.isArray(row) ? row[0] : row) as T);
 }
-const formatted = async (q: string) => (await column<string>('SELECT formatQuerySingleLine({q:String})', { q }))[0]!;
+const formatted = async (q: string) =>
+  (await column<string>('SELECT formatQuerySingleLine({q:String})', { q }))[0]!;
 
 async function parse(source: string): Promise<Parsed> {
   return { source, text: await formatted(source), ast: await column<string>(`EXPLAIN AST ${source}`) };
@@ -47,7 +48,8 @@ const tablesRead = (p: Parsed) =>
     const m = /TableIdentifier (\S+)/.exec(l);
     return m ? [m[1]!] : [];
   });
-const created = (p: Parsed) => /^CREATE (?:OR REPLACE )?(TABLE|MATERIALIZED VIEW|VIEW|FUNCTION|DATABASE)/.exec(p.text)?.[1];
+const created = (p: Parsed) =>
+  /^CREATE (?:OR REPLACE )?(TABLE|MATERIALIZED VIEW|VIEW|FUNCTION|DATABASE)/.exec(p.text)?.[1];
 const tables = () => parsed.filter((p) => created(p) === 'TABLE');
 const views = (kind: string) => parsed.filter((p) => created(p) === kind);
 
@@ -70,14 +72,20 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
   });
 
   it('runs every statement ON CLUSTER prod', () => {
-    for (const p of parsed) expect(p.text, p.source).toMatch(/^(CREATE|ALTER|DROP) [^(]*? ON CLUSTER prod( |$)/);
+    for (const p of parsed)
+      expect(p.text, p.source).toMatch(/^(CREATE|ALTER|DROP) [^(]*? ON CLUSTER prod( |$)/);
   });
 
   it('leaves no table with a non-replicated MergeTree engine', () => {
     const engines = tables().map(engineOf);
     expect(engines.every((e) => e === 'Distributed' || /^Replicated\w*MergeTree$/.test(e ?? ''))).toBe(true);
     expect(new Set(engines)).toEqual(
-      new Set(['Distributed', 'ReplicatedMergeTree', 'ReplicatedSummingMergeTree', 'ReplicatedAggregatingMergeTree']),
+      new Set([
+        'Distributed',
+        'ReplicatedMergeTree',
+        'ReplicatedSummingMergeTree',
+        'ReplicatedAggregatingMergeTree',
+      ]),
     );
     for (const p of tables().filter((t) => engineOf(t) !== 'Distributed')) {
       expect(p.text).toContain(`('/clickhouse/tables/{shard}/{database}/`);
@@ -95,10 +103,14 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       .map((t) => /^CREATE TABLE IF NOT EXISTS (\w+) /.exec(t.text)![1]);
     expect(locals.sort()).toEqual(single.map((n) => `${n}_local`));
     for (const name of single) {
-      const twin = tables().find((t) => t.text.startsWith(`CREATE TABLE IF NOT EXISTS ${name} ON CLUSTER prod AS `));
+      const twin = tables().find((t) =>
+        t.text.startsWith(`CREATE TABLE IF NOT EXISTS ${name} ON CLUSTER prod AS `),
+      );
       expect(twin, name).toBeDefined();
       expect(engineOf(twin!)).toBe('Distributed');
-      expect(twin!.text).toContain(`AS ${name}_local ENGINE = Distributed(prod, currentDatabase(), ${name}_local, `);
+      expect(twin!.text).toContain(
+        `AS ${name}_local ENGINE = Distributed(prod, currentDatabase(), ${name}_local, `,
+      );
       const local = rendered.findIndex((s) => s.startsWith(`CREATE TABLE IF NOT EXISTS ${name}_local `));
       expect(rendered.indexOf(twin!.source)).toBe(local + 1);
     }
@@ -106,9 +118,9 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
 
   it('shards trace data by cityHash64(TraceId), merging rollups by their sort key, the rest by rand()', () => {
     const key = (name: string) =>
-      new RegExp(`^CREATE TABLE IF NOT EXISTS ${name} ON CLUSTER prod AS ${name}_local ENGINE = Distributed\\(prod, currentDatabase\\(\\), ${name}_local, (.*)\\)$`).exec(
-        tables().find((t) => t.text.startsWith(`CREATE TABLE IF NOT EXISTS ${name} ON`))!.text,
-      )?.[1];
+      new RegExp(
+        `^CREATE TABLE IF NOT EXISTS ${name} ON CLUSTER prod AS ${name}_local ENGINE = Distributed\\(prod, currentDatabase\\(\\), ${name}_local, (.*)\\)$`,
+      ).exec(tables().find((t) => t.text.startsWith(`CREATE TABLE IF NOT EXISTS ${name} ON`))!.text)?.[1];
     for (const t of ['otel_traces', 'otel_traces_trace_id_ts', 'failures', 'retry_attempts']) {
       expect(key(t), t).toBe('cityHash64(TraceId)');
     }
@@ -129,7 +141,10 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     for (const p of mvs) {
       const read = tablesRead(p);
       expect(read.length, p.source).toBeGreaterThan(0);
-      expect(read.every((t) => t.endsWith('_local')), p.text).toBe(true);
+      expect(
+        read.every((t) => t.endsWith('_local')),
+        p.text,
+      ).toBe(true);
     }
   });
 
@@ -154,8 +169,13 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
   });
 
   it('has the views read the Distributed tables, and first_hand_failures’ IN subqueries each shard’s own rows', () => {
-    const byName = (n: string) => views('VIEW').find((p) => p.text.startsWith(`CREATE OR REPLACE VIEW ${n} `))!;
-    expect(tablesRead(byName('first_hand_failures'))).toEqual(['failures', 'failures_local', 'failures_local']);
+    const byName = (n: string) =>
+      views('VIEW').find((p) => p.text.startsWith(`CREATE OR REPLACE VIEW ${n} `))!;
+    expect(tablesRead(byName('first_hand_failures'))).toEqual([
+      'failures',
+      'failures_local',
+      'failures_local',
+    ]);
     // A workflow's partial rows may sit on several shards: FINAL becomes a GROUP BY across them.
     expect(tablesRead(byName('dashboard_workflows'))).toEqual(['workflows_rollup']);
     expect(byName('dashboard_workflows').text).not.toContain('FINAL');
@@ -169,9 +189,12 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
 
   it('alters the local tables, and the Distributed table too when a column is added', () => {
     const alters = parsed.filter((p) => p.text.startsWith('ALTER TABLE'));
-    const on = (t: string) => alters.filter((p) => p.text.startsWith(`ALTER TABLE ${t} ON`)).map((p) => p.text);
+    const on = (t: string) =>
+      alters.filter((p) => p.text.startsWith(`ALTER TABLE ${t} ON`)).map((p) => p.text);
     for (const p of alters.filter((a) => a.text.includes('MODIFY SETTING'))) {
-      expect(p.text).toMatch(/^ALTER TABLE \w+_local ON CLUSTER prod \(MODIFY SETTING replicated_deduplication_window = 1000\)$/);
+      expect(p.text).toMatch(
+        /^ALTER TABLE \w+_local ON CLUSTER prod \(MODIFY SETTING replicated_deduplication_window = 1000\)$/,
+      );
     }
     expect(on('workflows_rollup_local').filter((t) => t.includes('ADD COLUMN'))).toHaveLength(7);
     expect(on('workflows_rollup')).toHaveLength(7);
@@ -214,7 +237,14 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       );
       const bytes = Buffer.from(s, 'utf8');
       const expected = (theirs[0] as unknown[])
-        .map((t) => (Array.isArray(t) ? { begin: t[0], end: t[1], type: t[2] } : t) as { begin: number; end: number; type: string })
+        .map(
+          (t) =>
+            (Array.isArray(t) ? { begin: t[0], end: t[1], type: t[2] } : t) as {
+              begin: number;
+              end: number;
+              type: string;
+            },
+        )
         .filter((t) => !['Whitespace', 'Comment', 'EndOfStream'].includes(t.type))
         .map((t) => bytes.subarray(t.begin, t.end).toString('utf8'));
       const ours = tokenize(s)
@@ -229,7 +259,10 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     expect(text.startsWith("-- Faultline schema for the ClickHouse cluster 'prod'")).toBe(true);
     expect(text).toContain("distributed_product_mode = 'global'");
     expect(splitStatements(text)).toEqual(rendered);
-    const named = printClusterSchema({ FAULTLINE_CLICKHOUSE_CLUSTER: 'prod', FAULTLINE_CLICKHOUSE_DATABASE: 'faultline' });
+    const named = printClusterSchema({
+      FAULTLINE_CLICKHOUSE_CLUSTER: 'prod',
+      FAULTLINE_CLICKHOUSE_DATABASE: 'faultline',
+    });
     expect(splitStatements(named)).toEqual(withDatabase);
     expect(withDatabase[0]).toBe('CREATE DATABASE IF NOT EXISTS faultline ON CLUSTER prod');
   });

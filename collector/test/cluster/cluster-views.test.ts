@@ -43,10 +43,27 @@ beforeAll(async () => {
   const traceB = 'b2'.repeat(16);
   const base = { 'faultline.correlation_id': cid };
   await insertAsExporter(store, [
-    makeRow({ TraceId: traceA, SpanId: 'a0'.repeat(8), Timestamp: dateTime64(T0), SpanAttributes: { ...base } }),
+    makeRow({
+      TraceId: traceA,
+      SpanId: 'a0'.repeat(8),
+      Timestamp: dateTime64(T0),
+      SpanAttributes: { ...base },
+    }),
     makeFailureRow(
-      { class: 'transient', source: 'http', code: '503', message: 'down', retryable: 'true', correlation_id: cid },
-      { TraceId: traceA, SpanId: 'a1'.repeat(8), ParentSpanId: 'a0'.repeat(8), Timestamp: dateTime64(T0 + 10) },
+      {
+        class: 'transient',
+        source: 'http',
+        code: '503',
+        message: 'down',
+        retryable: 'true',
+        correlation_id: cid,
+      },
+      {
+        TraceId: traceA,
+        SpanId: 'a1'.repeat(8),
+        ParentSpanId: 'a0'.repeat(8),
+        Timestamp: dateTime64(T0 + 10),
+      },
     ),
   ]);
   await insertAsExporter(store, [
@@ -59,7 +76,14 @@ beforeAll(async () => {
       SpanAttributes: { ...base },
     }),
     makeFailureRow(
-      { class: 'permanent', source: 'db', code: '23505', message: 'dup', retryable: 'false', correlation_id: cid },
+      {
+        class: 'permanent',
+        source: 'db',
+        code: '23505',
+        message: 'dup',
+        retryable: 'false',
+        correlation_id: cid,
+      },
       {
         TraceId: traceB,
         SpanId: 'b1'.repeat(8),
@@ -71,11 +95,30 @@ beforeAll(async () => {
     ),
     // A failure whose callee failed too: an echo, which first_hand_failures leaves out.
     makeFailureRow(
-      { class: 'permanent', source: 'http', code: '409', message: 'echo', retryable: 'false', correlation_id: cid },
-      { TraceId: traceB, SpanId: 'b2'.repeat(8), ParentSpanId: 'b0'.repeat(8), Timestamp: dateTime64(T0 + 60_020) },
+      {
+        class: 'permanent',
+        source: 'http',
+        code: '409',
+        message: 'echo',
+        retryable: 'false',
+        correlation_id: cid,
+      },
+      {
+        TraceId: traceB,
+        SpanId: 'b2'.repeat(8),
+        ParentSpanId: 'b0'.repeat(8),
+        Timestamp: dateTime64(T0 + 60_020),
+      },
     ),
     makeFailureRow(
-      { class: 'permanent', source: 'http', code: '409', message: 'callee', retryable: 'false', correlation_id: cid },
+      {
+        class: 'permanent',
+        source: 'http',
+        code: '409',
+        message: 'callee',
+        retryable: 'false',
+        correlation_id: cid,
+      },
       {
         TraceId: traceB,
         SpanId: 'b3'.repeat(8),
@@ -114,8 +157,8 @@ describe('the rendered views, read on one shard', () => {
       RANGE,
     );
     expect(single.map((r) => (r as { code: string }).code).sort()).toEqual(['23505', '409', '503']);
-    expect(await rows(`SELECT SpanId, class, code FROM (${viewBody('first_hand_failures')})${order}`, RANGE)).toEqual(
-      single,
-    );
+    expect(
+      await rows(`SELECT SpanId, class, code FROM (${viewBody('first_hand_failures')})${order}`, RANGE),
+    ).toEqual(single);
   });
 });

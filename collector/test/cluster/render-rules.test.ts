@@ -14,7 +14,9 @@ const render = (extra: string[], database?: string) =>
 
 describe('renderClusterSchema on statements it has not seen before', () => {
   it('a new column goes to the local and the Distributed table', () => {
-    const out = render(['ALTER TABLE failures ADD COLUMN IF NOT EXISTS dependency LowCardinality(String) AFTER code']);
+    const out = render([
+      'ALTER TABLE failures ADD COLUMN IF NOT EXISTS dependency LowCardinality(String) AFTER code',
+    ]);
     expect(out.slice(-2)).toEqual([
       'ALTER TABLE failures_local ON CLUSTER c1 ADD COLUMN IF NOT EXISTS dependency LowCardinality(String) AFTER code',
       'ALTER TABLE failures ON CLUSTER c1 ADD COLUMN IF NOT EXISTS dependency LowCardinality(String) AFTER code',
@@ -48,7 +50,7 @@ describe('renderClusterSchema on statements it has not seen before', () => {
   it('a view whose IN subquery reads a table not placed by trace uses GLOBAL IN', () => {
     const out = render([
       'CREATE TABLE r (k String, n UInt64) ENGINE = SummingMergeTree ORDER BY k',
-      "CREATE VIEW v AS SELECT * FROM failures WHERE code NOT IN (SELECT k FROM r WHERE n > 0) AND code IN (SELECT k FROM r)",
+      'CREATE VIEW v AS SELECT * FROM failures WHERE code NOT IN (SELECT k FROM r WHERE n > 0) AND code IN (SELECT k FROM r)',
     ]);
     expect(out.at(-1)).toBe(
       'CREATE VIEW IF NOT EXISTS v ON CLUSTER c1 AS SELECT * FROM failures WHERE code GLOBAL NOT IN (SELECT k FROM r WHERE n > 0) AND code GLOBAL IN (SELECT k FROM r)',
@@ -111,7 +113,10 @@ describe('renderClusterSchema on statements it has not seen before', () => {
     ['INSERT INTO failures SELECT * FROM failures', /Only CREATE, ALTER and DROP statements/],
     ['OPTIMIZE TABLE failures FINAL', /Only CREATE, ALTER and DROP statements/],
     ['CREATE TABLE x AS failures', /has no column list/],
-    ["CREATE TABLE y (a UInt8) ENGINE = ReplicatedMergeTree('/p', 'r') ORDER BY a", /already has a cluster engine/],
+    [
+      "CREATE TABLE y (a UInt8) ENGINE = ReplicatedMergeTree('/p', 'r') ORDER BY a",
+      /already has a cluster engine/,
+    ],
     ['ALTER TABLE nowhere ADD COLUMN a UInt8', /not a MergeTree table of the schema/],
     ['CREATE MATERIALIZED VIEW m ENGINE = MergeTree ORDER BY a AS SELECT 1 AS a', /has no TO table/],
     ['CREATE VIEW db.v AS SELECT 1', /without a database/],
