@@ -8,7 +8,8 @@ export function clusterSchemaHeader(cluster: string, database: string | undefine
 -- each server (Keeper path /clickhouse/tables/{shard}/{database}/<t>_local, replica '{replica}':
 -- both macros come from each server's config), and a Distributed table <t> in front of it with the
 -- same columns. The materialized views live on the local tables: each fires on the blocks its
--- server receives. Every statement runs ON CLUSTER ${cluster}.
+-- server receives. Every statement runs ON CLUSTER ${cluster}; FAULTLINE_TTL_DAYS, when not 0,
+-- ends the list as a TTL on the local tables.
 --
 -- Writes: collectors (and the contrib exporter, with create_schema off) insert into the
 -- Distributed otel_traces, which places each span by cityHash64(TraceId), with

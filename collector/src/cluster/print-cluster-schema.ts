@@ -1,12 +1,15 @@
 import { assertIdentifier } from '../store/identifier.js';
 import { resolveSqlDir } from '../store/sql-dir.js';
+import { parseTtlDays } from '../store/ttl-days.js';
 import { CLUSTER_ENV, resolveClusterName } from './cluster-name.js';
 import { clusterSchemaHeader } from './cluster-schema-header.js';
+import { renderClusterTtl } from './cluster-ttl.js';
 import { renderClusterSchema } from './render-cluster-schema.js';
 
 /**
  * The full cluster DDL for `FAULTLINE_CLICKHOUSE_CLUSTER`, as text: a header comment, then each
- * statement ending in `;`. `FAULTLINE_CLICKHOUSE_DATABASE`, when set, names the database; the SQL
+ * statement ending in `;`, then the TTL of FAULTLINE_TTL_DAYS on the local tables (when not 0).
+ * `FAULTLINE_CLICKHOUSE_DATABASE`, when set, names the database; the SQL
  * folder is the one the store uses (FAULTLINE_SQL_DIR or the repository's sql/). Connects nowhere.
  */
 export function printClusterSchema(env: NodeJS.ProcessEnv = process.env, sqlDir = resolveSqlDir()): string {
@@ -18,6 +21,8 @@ export function printClusterSchema(env: NodeJS.ProcessEnv = process.env, sqlDir 
   }
   const rawDatabase = env.FAULTLINE_CLICKHOUSE_DATABASE?.trim() || undefined;
   const database = rawDatabase && assertIdentifier(rawDatabase, 'FAULTLINE_CLICKHOUSE_DATABASE');
-  const statements = renderClusterSchema(sqlDir, { cluster, ...(database ? { database } : {}) });
+  const target = { cluster, ...(database ? { database } : {}) };
+  const ttlDays = parseTtlDays(env.FAULTLINE_TTL_DAYS ?? 0, 'FAULTLINE_TTL_DAYS');
+  const statements = [...renderClusterSchema(sqlDir, target), ...renderClusterTtl(ttlDays, target)];
   return `${clusterSchemaHeader(cluster, database)}\n\n${statements.map((s) => `${s};\n`).join('\n')}`;
 }

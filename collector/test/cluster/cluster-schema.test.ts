@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printClusterSchema, readSchemaStatements, renderClusterSchema } from '../../src/cluster/index.js';
+import {
+  printClusterSchema,
+  readSchemaStatements,
+  renderClusterSchema,
+  renderClusterTtl,
+} from '../../src/cluster/index.js';
 import { tokenize } from '../../src/cluster/sql-tokens.js';
 import { openStore } from '../../src/store/open-store.js';
 import { splitStatements } from '../../src/store/split-statements.js';
@@ -265,5 +270,20 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     });
     expect(splitStatements(named)).toEqual(withDatabase);
     expect(withDatabase[0]).toBe('CREATE DATABASE IF NOT EXISTS faultline ON CLUSTER prod');
+  });
+
+  it('prints FAULTLINE_TTL_DAYS as a TTL on every local table that expires', async () => {
+    const text = printClusterSchema({ FAULTLINE_CLICKHOUSE_CLUSTER: 'prod', FAULTLINE_TTL_DAYS: '7' });
+    const ttl = splitStatements(text).slice(rendered.length);
+    expect(ttl).toEqual(renderClusterTtl(7, { cluster: 'prod' }));
+    expect(ttl).toContain(
+      'ALTER TABLE failures_local ON CLUSTER prod MODIFY TTL toDateTime(Timestamp) + toIntervalDay(7)',
+    );
+    expect(ttl.every((s) => / \w+_local ON CLUSTER prod MODIFY TTL /.test(s))).toBe(true);
+    for (const s of ttl) expect(await formatted(s)).toContain('MODIFY TTL');
+    expect(renderClusterTtl(0, { cluster: 'prod' })).toEqual([]);
+    expect(() =>
+      printClusterSchema({ FAULTLINE_CLICKHOUSE_CLUSTER: 'prod', FAULTLINE_TTL_DAYS: 'x' }),
+    ).toThrow(/FAULTLINE_TTL_DAYS must be a whole number/);
   });
 });
