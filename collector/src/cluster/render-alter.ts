@@ -42,12 +42,10 @@ export function renderAlter(ctx: RenderContext, head: StatementHead, tokens: Tok
       `ALTER TABLE ${head.name}: not a MergeTree table of the schema, so it has no cluster form`,
     );
   }
-  let start = nextWord(tokens, head.afterName);
-  if (tokens[start]?.text.toUpperCase() === 'ON') {
+  if (isKeyword(tokens[nextWord(tokens, head.afterName)], 'ON')) {
     throw new RangeError(`ALTER TABLE ${head.name} already says ON CLUSTER; the renderer adds it`);
   }
-  start = head.afterName;
-  const commands = splitTopLevel(trimEnd(tokens.slice(start)));
+  const commands = splitTopLevel(trimEnd(tokens.slice(head.afterName)));
   const prefix = (name: string) => `ALTER TABLE ${qualified(ctx, name)}${onCluster(ctx)}`;
   const local =
     prefix(table.localName) + commands.map((c) => ` ${join(replicatedSettings(c)).trim()}`).join(',');

@@ -1,6 +1,6 @@
 import { onCluster, qualified, type RenderContext } from './render-context.js';
-import { applyEdits, headEdits } from './render-views.js';
 import { join, type Token } from './sql-tokens.js';
+import { applyEdits, headEdits } from './statement-edits.js';
 import type { StatementHead } from './statement-head.js';
 
 /** `DROP …` on every server; a schema table drops its Distributed front, then its local table. */

@@ -1,34 +1,9 @@
 import { mergedRowsSubquery } from './merged-rows.js';
-import { ident, onCluster, qualified, type RenderContext } from './render-context.js';
+import { ident, qualified, type RenderContext } from './render-context.js';
 import { isKeyword, nextWord, type Token } from './sql-tokens.js';
+import { applyEdits, type Edit, headEdits } from './statement-edits.js';
 import type { StatementHead } from './statement-head.js';
 import { globalInPositions, tableReferences } from './table-references.js';
-
-/** A token replaced by new text, the rest kept as written. */
-export type Edit = { at: number; text: string; insert?: boolean };
-
-export function applyEdits(tokens: readonly Token[], edits: readonly Edit[]): string {
-  const byIndex = new Map<number, Edit[]>();
-  for (const e of edits) byIndex.set(e.at, [...(byIndex.get(e.at) ?? []), e]);
-  return tokens
-    .map((t, k) => {
-      const here = byIndex.get(k) ?? [];
-      const inserted = here.filter((e) => e.insert).map((e) => e.text);
-      const replaced = here.find((e) => !e.insert);
-      return inserted.join('') + (replaced ? replaced.text : t.text);
-    })
-    .join('');
-}
-
-/** `ON CLUSTER` after the object's name, the name qualified, IF NOT EXISTS where a CREATE had no guard. */
-export function headEdits(ctx: RenderContext, head: StatementHead, newName?: string): Edit[] {
-  const name = newName ?? head.name;
-  const text = head.object === 'FUNCTION' ? ident(name) : qualified(ctx, name);
-  const edits: Edit[] = [{ at: head.nameAt, text: text + onCluster(ctx) }];
-  if (head.verb === 'CREATE' && !head.guarded)
-    edits.push({ at: head.nameAt, text: 'IF NOT EXISTS ', insert: true });
-  return edits;
-}
 
 /** The index of a FINAL right after the table name at `at` (and its alias), else undefined. */
 function finalAfter(tokens: readonly Token[], at: number, aliased: boolean): number | undefined {

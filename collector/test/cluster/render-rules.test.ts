@@ -109,6 +109,12 @@ describe('renderClusterSchema on statements it has not seen before', () => {
     ]);
   });
 
+  it('a table of another engine runs ON CLUSTER as it is, without a twin', () => {
+    expect(render(['CREATE TABLE IF NOT EXISTS buffer_in (a UInt8) ENGINE = Null']).at(-1)).toBe(
+      'CREATE TABLE IF NOT EXISTS buffer_in ON CLUSTER c1 (a UInt8) ENGINE = Null',
+    );
+  });
+
   it.each([
     ['INSERT INTO failures SELECT * FROM failures', /Only CREATE, ALTER and DROP statements/],
     ['OPTIMIZE TABLE failures FINAL', /Only CREATE, ALTER and DROP statements/],
