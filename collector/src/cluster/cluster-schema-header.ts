@@ -9,7 +9,9 @@ export function clusterSchemaHeader(cluster: string, database: string | undefine
 -- both macros come from each server's config), and a Distributed table <t> in front of it with the
 -- same columns. The materialized views live on the local tables: each fires on the blocks its
 -- server receives. Every statement runs ON CLUSTER ${cluster}; FAULTLINE_TTL_DAYS, when not 0,
--- ends the list as a TTL on the local tables.
+-- ends the list as a TTL on the local tables. Each <shard> of the cluster needs
+-- <internal_replication>true</internal_replication>: the Replicated tables copy a block to the
+-- other replicas themselves, so a Distributed insert must write one replica only.
 --
 -- Writes: collectors (and the contrib exporter, with create_schema off) insert into the
 -- Distributed otel_traces, which places each span by cityHash64(TraceId), with
@@ -24,9 +26,10 @@ export function clusterSchemaHeader(cluster: string, database: string | undefine
 -- sharding key (direct inserts, e.g. backfills, land by key), but their view-fed rows of one key
 -- (a minute of calls, a workflow spanning several traces) may sit on several shards: reads
 -- aggregate them with GROUP BY, and dashboard_workflows' FINAL is rendered as a GROUP BY across
--- shards. Other tables (alerts) take rand(). No view writes through a Distributed table: it would
--- forward the client's insert_deduplication_token, and blocks from several shards sharing one token
--- would be dropped as duplicates.
+-- shards. Other tables (alerts) take rand(). No view writes through a Distributed table: a
+-- Distributed insert forwards the query's settings, the client's insert_deduplication_token among
+-- them, so blocks that several shards (or two views) send to one shard could share a token and all
+-- but the first be dropped as repeats.
 --
 -- Reads go through the Distributed tables. The views need no setting; ad-hoc and named queries with
 -- IN (SELECT …) over a Distributed table need distributed_product_mode = 'global' (or GLOBAL IN).

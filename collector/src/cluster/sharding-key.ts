@@ -21,9 +21,10 @@ import { mergesRows } from './table-engines.js';
  *   merge across shards (merged-rows.ts).
  * - Any other table (alert_events …) takes `rand()`: its reads aggregate across shards anyway.
  *
- * The views do not write through the Distributed tables: a Distributed insert forwards the
- * client's insert_deduplication_token, so the blocks that several shards (or two views) forward
- * to one shard's replicated table would share a token and all but the first would be dropped.
+ * The views do not write through the Distributed tables: a Distributed insert forwards the query's
+ * settings, the client's insert_deduplication_token among them, so the blocks that several shards
+ * (or two views) send to one shard's replicated table could share a token and all but the first be
+ * dropped as repeats (ClickHouse does not document deduplication through Distributed, issue 76405).
  */
 export interface TablePlacement {
   name: string;
