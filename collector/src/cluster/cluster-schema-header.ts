@@ -1,6 +1,6 @@
 /** The comment that opens the printed cluster DDL: the layout and what readers and writers must do. */
 export function clusterSchemaHeader(cluster: string, database: string | undefined): string {
-  const db = database ?? 'the current database of the session that runs it';
+  const db = database ? `database ${database}` : 'the default database of each server';
   return `-- Faultline schema for the ClickHouse cluster '${cluster}' (FAULTLINE_CLICKHOUSE_CLUSTER), in ${db}.
 -- Rendered from sql/schema/NNN_*.sql; run it in order against any one server of the cluster.
 --

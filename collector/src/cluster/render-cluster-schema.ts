@@ -20,9 +20,10 @@ export interface ClusterSchemaOptions {
   /** The `<remote_servers>` cluster every statement runs ON CLUSTER. */
   cluster: string;
   /**
-   * The database to create and qualify every name with. Without it names stay unqualified (ON
-   * CLUSTER DDL then resolves them in the database of the session that runs it) and the
-   * Distributed tables name `currentDatabase()`.
+   * The database to create and qualify every name with. Without it names stay unqualified and the
+   * Distributed tables name `currentDatabase()`, which on the servers running ON CLUSTER DDL is
+   * their default database, not the caller's (ClickHouse issues 6104, 8170): fine for `default`,
+   * otherwise give it (printClusterSchema always does).
    */
   database?: string;
 }

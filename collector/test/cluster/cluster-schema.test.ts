@@ -261,9 +261,16 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
 
   it('prints the whole DDL with a header comment for the migrator (printClusterSchema)', () => {
     const text = printClusterSchema({ FAULTLINE_CLICKHOUSE_CLUSTER: 'prod' });
-    expect(text.startsWith("-- Faultline schema for the ClickHouse cluster 'prod'")).toBe(true);
+    expect(
+      text.startsWith(
+        "-- Faultline schema for the ClickHouse cluster 'prod' (FAULTLINE_CLICKHOUSE_CLUSTER), in database default.",
+      ),
+    ).toBe(true);
     expect(text).toContain("distributed_product_mode = 'global'");
-    expect(splitStatements(text)).toEqual(rendered);
+    // The store's database (default `default`) names every object: ON CLUSTER DDL does not run in the caller's.
+    expect(splitStatements(text)).toEqual(
+      renderClusterSchema(sqlDir, { cluster: 'prod', database: 'default' }),
+    );
     const named = printClusterSchema({
       FAULTLINE_CLICKHOUSE_CLUSTER: 'prod',
       FAULTLINE_CLICKHOUSE_DATABASE: 'faultline',
@@ -274,12 +281,15 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
 
   it('prints FAULTLINE_TTL_DAYS as a TTL on every local table that expires', async () => {
     const text = printClusterSchema({ FAULTLINE_CLICKHOUSE_CLUSTER: 'prod', FAULTLINE_TTL_DAYS: '7' });
-    const ttl = splitStatements(text).slice(rendered.length);
-    expect(ttl).toEqual(renderClusterTtl(7, { cluster: 'prod' }));
+    const ttl = splitStatements(text).slice(rendered.length + 1); // + CREATE DATABASE
+    expect(ttl).toEqual(renderClusterTtl(7, { cluster: 'prod', database: 'default' }));
     expect(ttl).toContain(
-      'ALTER TABLE failures_local ON CLUSTER prod MODIFY TTL toDateTime(Timestamp) + toIntervalDay(7)',
+      'ALTER TABLE default.failures_local ON CLUSTER prod MODIFY TTL toDateTime(Timestamp) + toIntervalDay(7)',
     );
-    expect(ttl.every((s) => / \w+_local ON CLUSTER prod MODIFY TTL /.test(s))).toBe(true);
+    expect(ttl).toHaveLength(7);
+    expect(ttl.every((s) => /^ALTER TABLE default\.\w+_local ON CLUSTER prod MODIFY TTL /.test(s))).toBe(
+      true,
+    );
     for (const s of ttl) expect(await formatted(s)).toContain('MODIFY TTL');
     expect(renderClusterTtl(0, { cluster: 'prod' })).toEqual([]);
     expect(() =>
