@@ -17,11 +17,14 @@ let dir: string;
 let store: Store;
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
 const RANGE = { from: '2026-11-29 11:00:00', to: '2026-11-29 13:00:00' };
-const rendered = renderClusterSchema(resolveSqlDir(), { cluster: 'prod' });
+const bare = renderClusterSchema(resolveSqlDir(), { cluster: 'prod' });
+// The store's database is `default`, so the qualified form (what printClusterSchema prints) runs too.
+const qualified = renderClusterSchema(resolveSqlDir(), { cluster: 'prod', database: 'default' });
 
 /** The SELECT of the rendered view `name`. */
-function viewBody(name: string): string {
-  const head = `CREATE OR REPLACE VIEW ${name} ON CLUSTER prod AS`;
+function viewBody(name: string, rendered = bare): string {
+  const db = rendered === bare ? '' : 'default.';
+  const head = `CREATE OR REPLACE VIEW ${db}${name} ON CLUSTER prod AS`;
   const statement = rendered.find((s) => s.startsWith(head));
   if (!statement) throw new Error(`no rendered view ${name}`);
   return statement.slice(head.length);
@@ -35,6 +38,7 @@ async function rows(query: string, params: Record<string, unknown> = {}): Promis
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fl-cluster-views-'));
   store = await openStore({ dataDir: join(dir, 'data'), ttlDays: 0 });
+  expect(await rows('SELECT currentDatabase() AS db')).toEqual([{ db: 'default' }]);
   await store.client.command({ query: 'CREATE VIEW failures_local AS SELECT * FROM failures' });
   // One workflow (correlation id) over two traces, in two inserts: two partial rollup rows, which
   // in a cluster sit on the shards of their traces.
@@ -146,6 +150,7 @@ describe('the rendered views, read on one shard', () => {
     );
     expect(single).toHaveLength(1);
     expect(await rows(viewBody('dashboard_workflows'), params)).toEqual(single);
+    expect(await rows(viewBody('dashboard_workflows', qualified), params)).toEqual(single);
     const billing = { ...RANGE, service: 'billing' };
     expect(await rows(viewBody('dashboard_workflows'), billing)).toEqual(single);
   });
