@@ -162,8 +162,9 @@ describe('the rendered views, read on one shard', () => {
       RANGE,
     );
     expect(single.map((r) => (r as { code: string }).code).sort()).toEqual(['23505', '409', '503']);
-    expect(
-      await rows(`SELECT SpanId, class, code FROM (${viewBody('first_hand_failures')})${order}`, RANGE),
-    ).toEqual(single);
+    for (const rendered of [bare, qualified]) {
+      const body = viewBody('first_hand_failures', rendered);
+      expect(await rows(`SELECT SpanId, class, code FROM (${body})${order}`, RANGE)).toEqual(single);
+    }
   });
 });
