@@ -20,9 +20,8 @@ export function applyEdits(tokens: readonly Token[], edits: readonly Edit[]): st
 }
 
 /** `ON CLUSTER` after the object's name, the name qualified, IF NOT EXISTS where a CREATE had no guard. */
-export function headEdits(ctx: RenderContext, head: StatementHead, newName?: string): Edit[] {
-  const name = newName ?? head.name;
-  const text = head.object === 'FUNCTION' ? ident(name) : qualified(ctx, name);
+export function headEdits(ctx: RenderContext, head: StatementHead): Edit[] {
+  const text = head.object === 'FUNCTION' ? ident(head.name) : qualified(ctx, head.name);
   const edits: Edit[] = [{ at: head.nameAt, text: text + onCluster(ctx) }];
   if (head.verb === 'CREATE' && !head.guarded)
     edits.push({ at: head.nameAt, text: 'IF NOT EXISTS ', insert: true });
