@@ -4,7 +4,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 const MAX_TTL_DAYS = 36_500;
 
 /** Tables that expire with FAULTLINE_TTL_DAYS, and the DateTime expression each one expires on. */
-const TTL_COLUMNS: Record<string, string> = {
+export const TTL_COLUMNS: Readonly<Record<string, string>> = {
   otel_traces: 'toDateTime(Timestamp)',
   otel_traces_trace_id_ts: 'toDateTime(Start)',
   failures: 'toDateTime(Timestamp)',
