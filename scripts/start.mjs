@@ -119,6 +119,10 @@ if (roles.size < ROLES.length && !env.FAULTLINE_CLICKHOUSE_URL)
       '(or --clickhouse-url). An embedded data directory opens in one process only, so over embedded ' +
       'chDB run every role together with plain `npm start`.',
   );
+// A dashboard alone only reads (often as a read-only ClickHouse user): it checks the schema's
+// version and never alters it; the collectors, the alerts role or `faultline migrate` do.
+if (roles.size === 1 && roles.has('dashboard') && env.FAULTLINE_MIGRATE_ON_START === undefined)
+  env.FAULTLINE_MIGRATE_ON_START = 'false';
 const runCollector = roles.has('collector');
 const runDashboard = roles.has('dashboard');
 const runAlerts = roles.has('alerts');

@@ -13,6 +13,8 @@ export {
 } from './config/receiver-config.js';
 export { ConsoleBusyError } from './console/console-gate.js';
 export { ConsoleRefusal } from './console/console-refusal.js';
+export * from './doctor/index.js';
+export * from './format/index.js';
 export { DirectoryInUseError, type LockPurpose } from './lock/directory-in-use-error.js';
 export type { LockOwner } from './lock/lock-owner.js';
 export * from './migrate/index.js';

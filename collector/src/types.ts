@@ -81,6 +81,8 @@ export interface RunNamedOptions {
   signal?: AbortSignal;
   /** Server-side time limit in seconds (default 30). */
   maxExecutionSeconds?: number;
+  /** More ClickHouse settings for this query (the store adds a cluster's read settings itself). */
+  settings?: Record<string, string | number>;
 }
 
 export interface RunReadOnlyOptions {
@@ -139,6 +141,8 @@ export interface Store {
    * Applies sql/schema if not yet done. openStore does it already, except against a server that was
    * unreachable at open; the writer calls this before inserting so the schema follows the server.
    */
+  /** The schema version once opening checked or migrated it (null before, or when not applied). */
+  schemaVersion?(): { version: number; known: number } | null;
   ensureSchema(): Promise<void>;
   /** Idempotent. Handles share one engine per data directory; it closes with the last handle. */
   close(): Promise<void>;

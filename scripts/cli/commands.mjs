@@ -9,6 +9,10 @@ export const COMMANDS = {
     module: new URL('./migrate.mjs', import.meta.url).href,
     summary: 'show the schema version and pending steps; --apply, --backfill, --print',
   },
+  sql: {
+    module: new URL('./sql.mjs', import.meta.url).href,
+    summary: 'run a read-only statement or a saved query (--name), as a table, csv or json',
+  },
   rules: {
     module: new URL('./rules.mjs', import.meta.url).href,
     summary: 'write the Prometheus recording and alerting rules',

@@ -46,7 +46,15 @@ export async function run(argv) {
   const collector = await import('@faultline/collector');
   const sqlDir = collector.resolveSqlDir();
   if (args.print) {
-    process.stdout.write(collector.printSchema(sqlDir));
+    try {
+      process.stdout.write(
+        collector.resolveClusterName(process.env)
+          ? collector.printClusterSchema(process.env, sqlDir)
+          : collector.printSchema(sqlDir),
+      );
+    } catch (err) {
+      return fail(err.message);
+    }
     return 0;
   }
   let store;
@@ -62,7 +70,9 @@ export async function run(argv) {
       `schema: version ${plan.current} in ${store.mode === 'server' ? 'the server' : 'the data directory'} ${target} (database ${store.database}); this release knows ${plan.known}`,
     );
     collector.assertNotNewer(plan);
-    const statementsOf = (s) => s.statements;
+    // A cluster runs the ON CLUSTER rendering of each step (FAULTLINE_CLICKHOUSE_CLUSTER).
+    const cluster = collector.clusterStepsOf(collector.listSchemaSteps(sqlDir), process.env);
+    const statementsOf = cluster?.statementsOf ?? ((s) => s.statements);
     if (plan.schema.length === 0) console.log('schema steps: up to date');
     if (plan.backfills.length === 0) console.log('backfills: none pending');
     if (!args.apply) {
@@ -82,6 +92,7 @@ export async function run(argv) {
       ttlDays: collector.resolveStoreOptions().ttlDays,
       backfill: Boolean(args.backfill),
       statementsOf,
+      ttlStatements: cluster?.ttl,
       onProgress: (line) => console.log(line),
     });
     console.log(

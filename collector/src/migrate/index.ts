@@ -1,4 +1,5 @@
 export { BACKFILL_STEPS, type BackfillStep, backfillInsert } from './backfill-steps.js';
+export { clusterStepsOf } from './cluster-steps.js';
 export {
   type ApplyOptions,
   applyMigration,

@@ -74,6 +74,8 @@ export interface ApplyOptions {
   onProgress?: (line: string) => void;
   /** The statements a step runs (the cluster rendering); the step's own by default. */
   statementsOf?: (step: SchemaStep) => string[];
+  /** The TTL statements in place of the single-node ALTERs (the cluster's, on the local tables). */
+  ttlStatements?: (ttlDays: number) => string[];
 }
 
 /** Applies the plan's schema steps in order (each recorded once it ran), the TTL, then the backfills. */
@@ -102,7 +104,8 @@ export async function applyMigration(
       `[${n}/${plan.schema.length}] ${step.file}: ${statements.length} statement(s) in ${Math.round(performance.now() - t0)} ms`,
     );
   }
-  await applyTtl(client, o.ttlDays);
+  if (o.ttlStatements) for (const q of o.ttlStatements(o.ttlDays)) await client.command({ query: q });
+  else await applyTtl(client, o.ttlDays);
   let b = 0;
   if (o.backfill) {
     for (const step of plan.backfills) {

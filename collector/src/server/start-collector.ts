@@ -65,6 +65,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     }
   }
   const activeWriter = writer;
+  const schemaStore = options.store ?? ownedStore;
   // Ours to close; a writer the caller passed in is only drained, the caller closes it.
   const finishWriter = () => (ownsWriter ? activeWriter.close() : activeWriter.drain());
   const stats = new ReceiverStats();
@@ -165,6 +166,8 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
         quarantined: w.quarantined,
       },
       ingest,
+      // The schema this collector checked (and migrated) at open: `faultline doctor` reads it.
+      schema: schemaStore?.schemaVersion?.() ?? null,
     });
     res.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
     res.end(body);

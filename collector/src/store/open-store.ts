@@ -5,6 +5,7 @@ import {
   createClient,
 } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
+import { CLUSTER_READ_SETTINGS } from '../cluster/cluster-settings.js';
 import { consoleCredentials } from '../console/console-credentials.js';
 import { createEmbeddedConsole } from '../console/embedded-console-backend.js';
 import { createServerConsole } from '../console/server-console-backend.js';
@@ -37,6 +38,7 @@ interface StoreCore {
   lock?: DirectoryLock;
   schema?: Promise<void>;
   schemaApplied: boolean;
+  schemaVersion?: { version: number; known: number };
 }
 
 interface Registry {
@@ -163,6 +165,7 @@ function ensureSchema(core: StoreCore): Promise<void> {
     } else if (plan.schema.length > 0) {
       throw new SchemaBehindError(plan.current, plan.known, plan.schema.length);
     }
+    core.schemaVersion = { version: Math.max(plan.current, plan.known), known: plan.known };
     core.schemaApplied = true;
   })().catch((err: unknown) => {
     core.schema = undefined;
@@ -181,10 +184,15 @@ function makeHandle(core: StoreCore): Store {
     dataDir: embedded ? core.options.dataDir : undefined,
     runNamed: (name, params, opts) => {
       const client = core.namedClient ?? core.client;
-      return flushAfterError(client, embedded, () => runNamed(client, name, params, opts));
+      // On a cluster the named queries' IN subqueries over Distributed tables need these.
+      const withCluster = core.options.cluster
+        ? { ...opts, settings: { ...CLUSTER_READ_SETTINGS, ...opts?.settings } }
+        : opts;
+      return flushAfterError(client, embedded, () => runNamed(client, name, params, withCluster));
     },
     runReadOnly: (sql, params, opts) => runReadOnly(core.sqlConsole, sql, params, opts),
     ensureSchema: () => (core.schemaApplied ? Promise.resolve() : ensureSchema(core)),
+    schemaVersion: () => core.schemaVersion ?? null,
     async close() {
       if (closed) return;
       closed = true;

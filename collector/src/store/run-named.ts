@@ -24,9 +24,13 @@ export async function runNamed<T>(
     query: query.sql.trim().replace(/;\s*$/, ''),
     format: 'JSON',
     query_params: bound,
-    clickhouse_settings: opts.maxExecutionSeconds
-      ? { max_execution_time: opts.maxExecutionSeconds }
-      : undefined,
+    clickhouse_settings:
+      opts.maxExecutionSeconds || opts.settings
+        ? {
+            ...opts.settings,
+            ...(opts.maxExecutionSeconds ? { max_execution_time: opts.maxExecutionSeconds } : {}),
+          }
+        : undefined,
     abort_signal: opts.signal,
   });
   const result = await rs.json<T>();

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { resolveClusterName } from '../cluster/cluster-name.js';
 import type { StoreOptions } from '../types.js';
 import { assertIdentifier } from './identifier.js';
 import { parseTtlDays } from './ttl-days.js';
@@ -20,6 +21,8 @@ export interface ResolvedStoreOptions {
    * is refused with what to run.
    */
   migrate: boolean;
+  /** FAULTLINE_CLICKHOUSE_CLUSTER: the cluster the schema is ON (server mode only), or null. */
+  cluster: string | null;
 }
 
 export function resolveStoreOptions(
@@ -42,6 +45,7 @@ export function resolveStoreOptions(
       );
     }
   }
+  const cluster = resolveClusterName(env);
   const ttlRaw = options.ttlDays ?? env.FAULTLINE_TTL_DAYS ?? 0;
   const ttlOrigin = options.ttlDays !== undefined ? 'ttlDays' : 'FAULTLINE_TTL_DAYS';
   return {
@@ -56,9 +60,8 @@ export function resolveStoreOptions(
     ),
     ttlDays: parseTtlDays(ttlRaw === '' ? 0 : ttlRaw, ttlOrigin),
     applySchema: options.applySchema ?? true,
-    migrate:
-      options.migrate ??
-      parseMigrateOnStart(env.FAULTLINE_MIGRATE_ON_START, !env.FAULTLINE_CLICKHOUSE_CLUSTER),
+    migrate: options.migrate ?? parseMigrateOnStart(env.FAULTLINE_MIGRATE_ON_START, !(url && cluster)),
+    cluster: url && cluster ? cluster : null,
   };
 }
 

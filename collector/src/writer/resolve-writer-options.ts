@@ -1,5 +1,8 @@
 import { statSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { resolveClusterName } from '../cluster/cluster-name.js';
+import { CLUSTER_INSERT_SETTINGS } from '../cluster/cluster-settings.js';
 import type { WriterOptions } from '../types.js';
 
 export type ResolvedWriterOptions = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string };
@@ -30,7 +33,8 @@ function spoolDirOf(o: WriterOptions, dataDir: string | undefined): string {
     throw new Error(`${name} must be a directory path, got ${JSON.stringify(raw)}`);
   }
   if (raw === undefined || raw.trim() === '') return defaultSpoolDir(dataDir);
-  const dir = resolve(raw);
+  // `{hostname}`: one log per container on a volume replicas share (each directory is locked by one process).
+  const dir = resolve(raw.replaceAll('{hostname}', hostname()));
   if (dataDir !== undefined && dir === resolve(dataDir)) {
     throw new Error(
       `${name} (${dir}) cannot be the data directory itself, which chDB owns: leave it unset for ${join(dir, 'wal')}, or name another directory`,
@@ -74,7 +78,10 @@ export function resolveWriterOptions(o: WriterOptions, dataDir?: string): Resolv
     maxConcurrentInserts: o.maxConcurrentInserts ?? 2,
     insertTimeoutMs: o.insertTimeoutMs ?? 30_000,
     table: o.table ?? 'otel_traces',
-    insertSettings: o.insertSettings ?? {},
+    // Through a cluster's Distributed table an insert must wait for the shards (cluster-settings.ts).
+    insertSettings:
+      o.insertSettings ??
+      (process.env.FAULTLINE_CLICKHOUSE_URL && resolveClusterName() ? { ...CLUSTER_INSERT_SETTINGS } : {}),
   };
   for (const [key, value] of Object.entries(resolved.insertSettings)) {
     if (!/^[a-z][a-z0-9_]*$/.test(key) || typeof value !== 'number' || !Number.isFinite(value)) {

@@ -9,7 +9,7 @@ import type { Store } from '../../src/types.js';
 import { startReceiver } from '../alerts/receivers.js';
 import { type ShimProcess, startShim } from '../faults/shim-process.js';
 import { exportSpans, makeSpans, type SpanSpec } from '../receiver/helpers/make-spans.js';
-import { runStart, type StartedPart, startPart } from './start-part.js';
+import { runCli, runStart, type StartedPart, startPart } from './start-part.js';
 
 // Issue 5's claim, end to end: against a ClickHouse server (the HTTP shim over chDB in its own
 // process) the collector, the dashboard and the alerts role run as three `npm start --role …`
@@ -85,6 +85,22 @@ beforeAll(async () => {
     FAULTLINE_ALERT_INTERVAL_S: '1',
     FAULTLINE_ALERT_WEBHOOK_URL: hook.url,
   };
+  // The operator migrates first (the dashboard alone never alters the schema): a dry run shows the
+  // steps and changes nothing, --apply applies them, and a second dry run finds nothing to do.
+  const dry = runCli(['migrate'], env);
+  expect(dry.status, dry.stderr).toBe(0);
+  expect(dry.stdout).toMatch(
+    /^schema: version 0 in the server http:\/\/127\.0\.0\.1:\d+ \(database default\); this release knows \d+$/m,
+  );
+  expect(dry.stdout).toContain('-- pending sql/schema/001_otel_traces.sql');
+  expect(dry.stdout).toContain('Dry run: nothing changed.');
+  const applied = runCli(['migrate', '--apply'], env);
+  expect(applied.status, applied.stderr).toBe(0);
+  expect(applied.stdout).toMatch(
+    /^\[1\/\d+\] sql\/schema\/000_schema_migrations\.sql: 1 statement\(s\) in \d+ ms$/m,
+  );
+  expect(applied.stdout).toMatch(/^applied \d+ schema step\(s\); schema version \d+$/m);
+  expect(runCli(['migrate'], env).stdout).toContain('schema steps: up to date');
   // Started apart: each opens its own Store against the same server.
   [collector, dashboard, alerts] = await Promise.all([
     startPart(['--role', 'collector', '--otlp-port', '0'], env, /^faultline: otlp (\S+)\/v1\/traces$/),

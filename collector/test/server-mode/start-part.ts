@@ -69,3 +69,17 @@ export function runStart(
   });
   return { status: r.status, stderr: r.stderr, stdout: r.stdout };
 }
+
+/** Runs the operator's CLI (`npx faultline …`, bin/faultline.mjs) to completion. */
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { status: number | null; stderr: string; stdout: string } {
+  const r = spawnSync(process.execPath, [resolve(ROOT, 'bin/faultline.mjs'), ...args], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: r.status, stderr: r.stderr, stdout: r.stdout };
+}

@@ -1,0 +1,152 @@
+// `faultline sql "<query>"` / `faultline sql --name <saved query> --param k=v`: incident-review SQL
+// from a terminal, through the same sandbox as the dashboard's console.
+import { parseArgs } from 'node:util';
+
+const FORMATS = ['table', 'csv', 'json'];
+const HELP = `Usage: faultline sql "<query>" [--format table|csv|json]
+       faultline sql --name <saved query> [--param key=value …] [--format …]
+       faultline sql --list
+
+Runs a read-only statement, or one of the saved queries of sql/queries (e.g. top_failure_classes,
+dashboard/budget_calls), through the SQL console's sandbox: SELECT/WITH/EXPLAIN/SHOW/DESCRIBE over
+Faultline's tables only, row, time and memory limits.
+
+Where it runs:
+  FAULTLINE_CLICKHOUSE_URL set      the ClickHouse server directly (console user FAULTLINE_CLICKHOUSE_CONSOLE_USER
+                                    when set, else FAULTLINE_CLICKHOUSE_USER)
+  otherwise                         the running all-in-one process, through its dashboard's /api/sql
+                                    (the embedded data directory belongs to that process):
+                                    --url <dashboard URL> or FAULTLINE_URL (default http://127.0.0.1:3000),
+                                    with Authorization: Bearer FAULTLINE_DASHBOARD_TOKEN when set
+
+Options:
+  --name <query>      a saved query by name (--list shows them with their parameters)
+  --param key=value   a saved query's parameter (repeat); DateTime accepts '2026-12-01 10:00:00' or unix seconds
+  --format <f>        table (default, cells cut at 80 characters), csv (RFC 4180) or json (one object per line)
+  --url <url>         the all-in-one dashboard to ask
+`;
+
+function fail(message) {
+  console.error(`faultline sql: ${message}`);
+  return 2;
+}
+
+export async function run(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        param: { type: 'string', multiple: true },
+        format: { type: 'string' },
+        url: { type: 'string' },
+        list: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    return fail(`${err.message}. Run \`faultline sql --help\`.`);
+  }
+  const { values: o, positionals } = parsed;
+  if (o.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const format = o.format ?? 'table';
+  if (!FORMATS.includes(format)) return fail(`--format ${format} is not a format: give table, csv or json.`);
+  const collector = await import('@faultline/collector');
+  if (o.list) {
+    for (const q of collector.listNamedQueries())
+      console.log(
+        `${q.name}(${q.params.map((p) => `${p.name}: ${p.type}`).join(', ')})${q.description ? `\n    ${q.description}` : ''}`,
+      );
+    return 0;
+  }
+  if (o.name === undefined && positionals.length !== 1)
+    return fail('give one statement in quotes, or --name <saved query> (faultline sql --list shows them).');
+  if (o.name !== undefined && positionals.length > 0) return fail('give a statement or --name, not both.');
+  const params = {};
+  for (const p of o.param ?? []) {
+    const i = p.indexOf('=');
+    if (i <= 0) return fail(`--param ${p}: write key=value, e.g. --param service=checkout.`);
+    params[p.slice(0, i)] = p.slice(i + 1);
+  }
+  if (o.name === undefined && Object.keys(params).length > 0)
+    return fail('--param goes with --name <saved query>.');
+
+  let result;
+  try {
+    result = process.env.FAULTLINE_CLICKHOUSE_URL
+      ? await viaServer(collector, o.name, positionals[0], params)
+      : await viaProcess(o.url, o.name, positionals[0], params);
+  } catch (err) {
+    console.error(`faultline sql: ${err.message}`);
+    return 1;
+  }
+  const columns = result.columns.map((c) => c.name ?? c);
+  if (format === 'json') for (const r of result.rows) console.log(JSON.stringify(r));
+  else if (format === 'csv') console.log(collector.toCsv(columns, result.rows));
+  else console.log(collector.toTextTable(columns, result.rows));
+  if (format !== 'json')
+    console.error(`${result.rows.length} row(s)${result.truncated ? ' (cut at the console limit)' : ''}`);
+  return 0;
+}
+
+async function viaServer(collector, name, sql, params) {
+  const store = await collector.openStore({ applySchema: false });
+  try {
+    if (name !== undefined) {
+      const { rows } = await store.runNamed(name, params);
+      return { columns: Object.keys(rows[0] ?? {}), rows, truncated: false };
+    }
+    return await store.runReadOnly(sql);
+  } finally {
+    await store.close();
+  }
+}
+
+async function viaProcess(urlArg, name, sql, params) {
+  const env = process.env;
+  const base = (
+    urlArg ??
+    env.FAULTLINE_URL ??
+    `http://127.0.0.1:${env.FAULTLINE_DASHBOARD_PORT ?? env.PORT ?? 3000}`
+  ).replace(/\/$/, '');
+  let origin;
+  try {
+    origin = new URL(base).origin;
+  } catch {
+    throw new Error(
+      `--url / FAULTLINE_URL ${base} is not a URL: give the dashboard's, e.g. http://127.0.0.1:3000.`,
+    );
+  }
+  const headers = { 'content-type': 'application/json', origin };
+  if (env.FAULTLINE_DASHBOARD_TOKEN) headers.authorization = `Bearer ${env.FAULTLINE_DASHBOARD_TOKEN}`;
+  let res;
+  try {
+    res = await fetch(`${base}/api/sql`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(name !== undefined ? { name, params } : { sql }),
+    });
+  } catch (err) {
+    throw new Error(
+      `no Faultline answers at ${base} (${err.cause?.code ?? err.message}): start it (npx faultline start), pass --url, or set FAULTLINE_CLICKHOUSE_URL to query a server.`,
+    );
+  }
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const hint =
+      res.status === 401 || res.status === 303
+        ? ' Set FAULTLINE_DASHBOARD_TOKEN to the dashboard token.'
+        : '';
+    throw new Error(`${base} answered ${res.status}: ${body.error ?? res.statusText}.${hint}`);
+  }
+  return {
+    columns: body.columns ?? Object.keys(body.rows?.[0] ?? {}),
+    rows: body.rows ?? [],
+    truncated: Boolean(body.truncated),
+  };
+}
