@@ -13,6 +13,10 @@ export const COMMANDS = {
     module: new URL('./sql.mjs', import.meta.url).href,
     summary: 'run a read-only statement or a saved query (--name), as a table, csv or json',
   },
+  doctor: {
+    module: new URL('./doctor.mjs', import.meta.url).href,
+    summary: 'check connectivity, schema, ingest token, clock skew, backlog and disk; exit 1 on a failure',
+  },
   rules: {
     module: new URL('./rules.mjs', import.meta.url).href,
     summary: 'write the Prometheus recording and alerting rules',

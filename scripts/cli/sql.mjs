@@ -97,11 +97,8 @@ export async function run(argv) {
 async function viaServer(collector, name, sql, params) {
   const store = await collector.openStore({ applySchema: false });
   try {
-    if (name !== undefined) {
-      const { rows } = await store.runNamed(name, params);
-      return { columns: Object.keys(rows[0] ?? {}), rows, truncated: false };
-    }
-    return await store.runReadOnly(sql);
+    const r = name !== undefined ? await store.runNamed(name, params) : await store.runReadOnly(sql);
+    return { columns: r.meta.map((m) => m.name), rows: r.rows, truncated: Boolean(r.truncated) };
   } finally {
     await store.close();
   }

@@ -116,15 +116,21 @@ export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorCheck[]> {
       );
       const plan = await planMigration(store.client, resolveSqlDir());
       const pending = plan.schema.length;
+      // Embedded, the all-in-one migrates itself when it starts: pending steps are not a fault there.
+      const server = store.mode === 'server';
       checks.push({
         name: 'schema version',
         verdict:
-          plan.current > plan.known || pending > 0 ? 'fail' : plan.backfills.length > 0 ? 'warn' : 'ok',
+          plan.current > plan.known || (pending > 0 && server)
+            ? 'fail'
+            : pending > 0 || plan.backfills.length > 0
+              ? 'warn'
+              : 'ok',
         detail:
           plan.current > plan.known
             ? `version ${plan.current} is newer than this release (${plan.known}): run the release that migrated it`
             : pending > 0
-              ? `version ${plan.current}, ${pending} step(s) pending for ${plan.known}: run \`faultline migrate --apply\``
+              ? `version ${plan.current}, ${pending} step(s) pending for ${plan.known}: ${server ? 'run `faultline migrate --apply`' : '`faultline start` applies them'}`
               : `version ${plan.current}${plan.backfills.length ? `; ${plan.backfills.length} backfill(s) pending: \`faultline migrate --apply --backfill\`` : ''}`,
       });
     } catch (err) {

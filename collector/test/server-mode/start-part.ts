@@ -13,7 +13,13 @@ export interface StartedPart {
 }
 
 /** Runs `scripts/start.mjs` (what `npm start` runs) and waits for the line that names its URL. */
-export async function startPart(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<StartedPart> {
+export async function startPart(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  /** Sees every stdout line before `ready` matches (e.g. to read a second URL). */
+  onLine?: (line: string) => void,
+): Promise<StartedPart> {
   if (args.includes('dashboard') && !existsSync(resolve(ROOT, 'dashboard/.next/BUILD_ID'))) {
     throw new Error('dashboard/.next is missing: run `npm run build` (or `npm ci`) before this test.');
   }
@@ -37,6 +43,7 @@ export async function startPart(args: string[], env: NodeJS.ProcessEnv, ready: R
     });
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output += `${line}\n`;
+      onLine?.(line);
       const m = ready.exec(line);
       if (m) {
         clearTimeout(timer);
