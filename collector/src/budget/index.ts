@@ -19,6 +19,7 @@ export {
   SLIS,
   type Sli,
 } from './budget-settings.js';
+export { edgeBudgetShare } from './edge-budget.js';
 export {
   type BudgetCounts,
   type BudgetInput,
