@@ -1,5 +1,5 @@
 import { BURN_WINDOWS, budgetCounts, callBudgetInputs } from '../lib/budget-settings';
-import { budgetQueryParams, type DashboardParams } from '../lib/dashboard-params';
+import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
 import { type BudgetCounts, type BudgetInput, computeBudgets, type ServiceBudget } from '../lib/error-budget';
 import { num, panelQuery, str } from './run-panel-query';
 
@@ -11,12 +11,16 @@ function add(a: BudgetCounts, b: BudgetCounts): BudgetCounts {
   return { range: a.range + b.range, windows, period: a.period + b.period };
 }
 
-/** Logical outbound calls per service: calls from calls_1m, first-hand failures, echoes beside. */
+/**
+ * Logical outbound calls per service: calls from calls_1m, first-hand failures, echoes beside. The
+ * class and dependency filters narrow the failures only: the service's calls stay its budget.
+ */
 async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
   const params = budgetQueryParams(p);
+  const { class: cls, dependency } = failureQueryParams(p);
   const [calls, failures] = await Promise.all([
     panelQuery('budget_calls', params),
-    panelQuery('budget_failures', params),
+    panelQuery('overview_budget_failures', { ...params, class: cls, dependency }),
   ]);
   return callBudgetInputs(calls, failures);
 }
@@ -44,14 +48,25 @@ async function requestInputs(p: DashboardParams): Promise<BudgetInput[]> {
     input.total = add(input.total, c);
     input.firstSeenS = Math.min(input.firstSeenS, num(r.first_seen));
     const cls = str(r.class);
-    if (cls !== '') input.failuresByClass[cls] = add(input.failuresByClass[cls] ?? zero(), c);
+    // The class filter narrows the failed requests to those whose first-hand cause is of that class.
+    if (cls !== '' && (p.class === '' || cls === p.class)) {
+      input.failuresByClass[cls] = add(input.failuresByClass[cls] ?? zero(), c);
+    }
     byService.set(service, input);
   }
   return [...byService.values()];
 }
 
+/**
+ * A request records the class of its first failure, not what it called: a dependency's share of a
+ * budget is counted over outbound calls, whatever SLI the page shows (budgetSli).
+ */
+export function budgetSli(p: DashboardParams): DashboardParams['sli'] {
+  return p.dependency !== '' ? 'calls' : p.sli;
+}
+
 export async function loadBudgets(p: DashboardParams): Promise<ServiceBudget[]> {
-  const inputs = p.sli === 'calls' ? await callInputs(p) : await requestInputs(p);
+  const inputs = budgetSli(p) === 'calls' ? await callInputs(p) : await requestInputs(p);
   return computeBudgets(inputs, {
     slo: p.slo,
     periodS: p.periodDays * 86_400,
