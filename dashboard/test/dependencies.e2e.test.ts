@@ -48,9 +48,10 @@ async function readEdges() {
       budgetShare: Number(r.getAttribute('data-budget-share')),
       dominant: r.getAttribute('data-dominant-class'),
       byClass: Object.fromEntries(
-        [...r.querySelectorAll('td[data-class]')]
-          .filter((td) => td.getAttribute('data-count') !== '0')
-          .map((td) => [td.getAttribute('data-class'), Number(td.getAttribute('data-count'))]),
+        [...r.querySelectorAll('[data-class][data-count]')].map((c) => [
+          c.getAttribute('data-class'),
+          Number(c.getAttribute('data-count')),
+        ]),
       ),
       codes: Object.fromEntries(
         [...r.querySelectorAll('[data-testid="edge-code"]')].map((c) => [

@@ -100,7 +100,14 @@ export function ServiceMap({ edges }: { edges: MapEdge[] }) {
         className: `map-edge map-edge-${e.dominantClass || 'none'}`,
         label: e.failures > 0 ? `${e.failures} failed` : `${e.calls} calls`,
         style: { stroke: color, strokeWidth: 1.5 + 8 * Math.sqrt(e.failures / maxFailures) },
-        markerEnd: { type: MarkerType.ArrowClosed, color },
+        // In user space: a marker scaled by the stroke would dwarf the nodes on the thickest edges.
+        markerEnd: {
+          type: MarkerType.ArrowClosed,
+          color,
+          width: 18,
+          height: 18,
+          markerUnits: 'userSpaceOnUse',
+        },
         data: { href: e.href, dominantClass: e.dominantClass },
         ariaLabel: `${edgeId(e)}: ${e.failures} first-hand failures${e.dominantClass ? `, mostly ${e.dominantClass}` : ''}`,
         focusable: true,

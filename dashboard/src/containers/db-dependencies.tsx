@@ -61,11 +61,7 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                 </th>
                 <th>calls</th>
                 <th>first-hand failures</th>
-                {FAILURE_CLASSES.map((c) => (
-                  <th key={c}>
-                    <ClassBadge value={c} />
-                  </th>
-                ))}
+                <th>by class</th>
                 <th>error rate</th>
                 <th>p50</th>
                 <th>p95</th>
@@ -88,7 +84,7 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                   data-budget-share={e.budgetShare}
                   data-dominant-class={e.dominantClass}
                 >
-                  <td>{e.service}</td>
+                  <td className="nowrap">{e.service}</td>
                   <td>
                     <Link data-testid="edge-link" href={overviewHref(params, e)}>
                       <code>{e.dependency}</code>
@@ -97,11 +93,13 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                   <td data-testid="edge-budget">{formatPercent(e.budgetShare, 2)}</td>
                   <td>{formatCount(e.calls)}</td>
                   <td>{formatCount(e.failures)}</td>
-                  {FAILURE_CLASSES.map((c) => (
-                    <td key={c} data-class={c} data-count={e.byClass[c] ?? 0}>
-                      {e.byClass[c] ? formatCount(e.byClass[c]) : ''}
-                    </td>
-                  ))}
+                  <td>
+                    {FAILURE_CLASSES.filter((c) => e.byClass[c]).map((c) => (
+                      <span key={c} className="nowrap" data-class={c} data-count={e.byClass[c]}>
+                        <ClassBadge value={c} /> {formatCount(e.byClass[c] ?? 0)}{' '}
+                      </span>
+                    ))}
+                  </td>
                   <td>{formatPercent(e.errorRate)}</td>
                   <td className="nowrap">{e.p50Ms.toFixed(1)} ms</td>
                   <td className="nowrap">{e.p95Ms.toFixed(1)} ms</td>
@@ -111,7 +109,7 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                     {e.topCodes.map((c) => (
                       <span
                         key={`${c.class}/${c.code}`}
-                        className="nowrap"
+                        className="nowrap edge-code"
                         data-testid="edge-code"
                         data-code={`${c.class}/${c.code}`}
                         data-failures={c.failures}
