@@ -5,8 +5,10 @@ import { type Edge, MarkerType, type Node, ReactFlow } from '@xyflow/react';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { CLASS_STYLES, type FailureClass } from '../lib/failure-classes';
+import { visibleText } from '../lib/visible-text';
 
 export interface MapEdge {
+  /** Exact names (node ids); shown through visibleText, as span data is. */
   service: string;
   dependency: string;
   failures: number;
@@ -76,7 +78,7 @@ export function ServiceMap({ edges }: { edges: MapEdge[] }) {
         return {
           id: n.id,
           position: { x: n.depth * COLUMN_GAP, y: row * ROW_GAP },
-          data: { label: n.label },
+          data: { label: visibleText(n.label) },
           className: `map-node map-node-${n.kind}`,
           draggable: false,
           connectable: false,
@@ -109,7 +111,7 @@ export function ServiceMap({ edges }: { edges: MapEdge[] }) {
           markerUnits: 'userSpaceOnUse',
         },
         data: { href: e.href, dominantClass: e.dominantClass },
-        ariaLabel: `${edgeId(e)}: ${e.failures} first-hand failures${e.dominantClass ? `, mostly ${e.dominantClass}` : ''}`,
+        ariaLabel: `${visibleText(edgeId(e))}: ${e.failures} first-hand failures${e.dominantClass ? `, mostly ${e.dominantClass}` : ''}`,
         focusable: true,
       };
     });
