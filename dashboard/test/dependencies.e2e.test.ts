@@ -59,8 +59,8 @@ async function readEdges() {
           Number(c.getAttribute('data-failures')),
         ]),
       ),
-      p50: r.querySelectorAll('td.nowrap')[0]?.textContent,
-      p95: r.querySelectorAll('td.nowrap')[1]?.textContent,
+      p50: r.querySelector('[data-testid="edge-p50"]')?.textContent,
+      p95: r.querySelector('[data-testid="edge-p95"]')?.textContent,
     })),
   );
 }

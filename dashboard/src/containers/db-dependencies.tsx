@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { FIRST_HAND } from '../components/counting-note';
+import { ServiceLink } from '../components/service-link';
 import { type MapEdge, ServiceMap } from '../components/service-map';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
@@ -84,7 +85,9 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                   data-budget-share={e.budgetShare}
                   data-dominant-class={e.dominantClass}
                 >
-                  <td className="nowrap">{e.service}</td>
+                  <td className="nowrap">
+                    <ServiceLink params={params} service={e.serviceId} />
+                  </td>
                   <td>
                     <Link data-testid="edge-link" href={overviewHref(params, e)}>
                       <code>{e.dependency}</code>
@@ -101,8 +104,12 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                     ))}
                   </td>
                   <td>{formatPercent(e.errorRate)}</td>
-                  <td className="nowrap">{e.p50Ms.toFixed(1)} ms</td>
-                  <td className="nowrap">{e.p95Ms.toFixed(1)} ms</td>
+                  <td className="nowrap" data-testid="edge-p50">
+                    {e.p50Ms.toFixed(1)} ms
+                  </td>
+                  <td className="nowrap" data-testid="edge-p95">
+                    {e.p95Ms.toFixed(1)} ms
+                  </td>
                   <td>{formatCount(e.retries)}</td>
                   <td>{formatCount(e.misrouted)}</td>
                   <td>

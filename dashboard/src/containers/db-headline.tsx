@@ -1,8 +1,10 @@
+import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { FIRST_HAND } from '../components/counting-note';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { countsAgainstBudget, pickHeadline } from '../lib/error-budget';
 import { formatCount, formatPercent, formatTimeUtc } from '../lib/format';
+import { dashboardHref } from '../lib/url-state';
 import { visibleText } from '../lib/visible-text';
 import { foldMatrix, loadCallTotals, loadMatrixCells, topDependency } from '../server/overview-data';
 
@@ -31,7 +33,10 @@ export async function DBHeadline({ params }: { params: DashboardParams }) {
           {dependency ? (
             <>
               {params.dependency ? ' calling ' : ', mostly calling '}
-              <code data-testid="headline-dependency">{visibleText(dependency)}</code>,
+              <Link href={dashboardHref('/dependencies', params, { dependency })}>
+                <code data-testid="headline-dependency">{visibleText(dependency)}</code>
+              </Link>
+              ,
             </>
           ) : null}{' '}
           eat the most budget {rangeText(params)}:{' '}

@@ -34,8 +34,12 @@ export interface DependencyEdge {
 
 export const CODES_PER_EDGE = 3;
 
-function key(service: string, dependency: string): string {
-  return `${service}\u0000${dependency}`;
+/** The query's top_codes: [class, code, count] tuples, most frequent first. */
+function topCodes(value: unknown): EdgeCode[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((t): t is unknown[] => Array.isArray(t))
+    .map(([cls, code, n]) => ({ class: str(cls), code: str(code), failures: num(n) }));
 }
 
 /** Each service's eligible calls (calls_1m, every source): the denominator of an edge's budget share. */
@@ -45,23 +49,14 @@ async function serviceCallInputs(p: DashboardParams): Promise<Map<string, Budget
 }
 
 /**
- * Service → dependency edges of the range (dependencies.sql, dependencies_codes.sql), most budget
+ * Service → dependency edges of the range (dependencies.sql), most budget
  * consumed first, then most first-hand failures, then most calls.
  */
 export async function loadDependencies(p: DashboardParams): Promise<DependencyEdge[]> {
-  const params = failureQueryParams(p);
-  const [rows, codeRows, services] = await Promise.all([
-    panelQuery('dependencies', params),
-    panelQuery('dependencies_codes', { ...params, per_edge: CODES_PER_EDGE }),
+  const [rows, services] = await Promise.all([
+    panelQuery('dependencies', { ...failureQueryParams(p), per_edge: CODES_PER_EDGE }),
     serviceCallInputs(p),
   ]);
-  const codes = new Map<string, EdgeCode[]>();
-  for (const r of codeRows) {
-    const k = key(idStr(r.service), idStr(r.dependency));
-    const list = codes.get(k) ?? [];
-    list.push({ class: str(r.class), code: str(r.code), failures: num(r.failures) });
-    codes.set(k, list);
-  }
   const settings = {
     slo: p.slo,
     periodS: p.periodDays * 86_400,
@@ -93,7 +88,7 @@ export async function loadDependencies(p: DashboardParams): Promise<DependencyEd
       p50Ms: num(r.p50_ms),
       p95Ms: num(r.p95_ms),
       budgetShare: service ? edgeBudgetShare(service, byClass, settings) : 0,
-      topCodes: codes.get(key(serviceId, dependencyId)) ?? [],
+      topCodes: topCodes(r.top_codes),
     };
   });
   return edges.sort(

@@ -119,7 +119,7 @@ export interface CallTotals {
  */
 export async function loadCallTotals(p: DashboardParams): Promise<CallTotals> {
   if (p.dependency !== '') {
-    const rows = await panelQuery('dependencies', { ...failureQueryParams(p), class: '' });
+    const rows = await panelQuery('dependencies', { ...failureQueryParams(p), class: '', per_edge: 1 });
     return { calls: rows.reduce((s, r) => s + num(r.calls), 0) };
   }
   const rows = await panelQuery('budget_calls', budgetQueryParams(p));

@@ -1,5 +1,5 @@
 -- name: dependencies
--- description: Each service → dependency edge of the range's logical outbound calls (CLIENT and PRODUCER spans; the dependency is faultline_call_dependency, sql/schema/006): calls, retries and misrouted retries (each SDK-internal attempt counted) and p50/p95 latency in ms from the dependency_calls_1m rollup, first-hand failures by class from first_hand_failures over failures.dependency, error rate = first-hand failures / calls. Filters: service, source, dependency; class keeps only the edges with first-hand failures of that class and counts only those. At most 500 edges, most failures first (the page sorts by budget consumed).
+-- description: Each service → dependency edge of the range's logical outbound calls (CLIENT and PRODUCER spans; the dependency is faultline_call_dependency, sql/schema/006): calls, retries and misrouted retries (each SDK-internal attempt counted) and p50/p95 latency in ms from the dependency_calls_1m rollup, first-hand failures by class from first_hand_failures over failures.dependency, error rate = first-hand failures / calls, and the edge's {per_edge} most frequent first-hand (class, code, count). Filters: service, source, dependency; class keeps only the edges with first-hand failures of that class and counts only those. At most 500 edges, most failures first (the page sorts by budget consumed).
 WITH
   edges AS (
     SELECT
@@ -18,23 +18,29 @@ WITH
       AND ({dependency:String} = '' OR dependency = {dependency:String})
     GROUP BY service, dependency
   ),
+  -- One pass over the range's first-hand failures gives both the counts by class and the top codes.
   first_hand AS (
     SELECT
-      ServiceName AS service,
+      service,
       dependency,
-      countIf(class = 'validation') AS validation,
-      countIf(class = 'authentication') AS authentication,
-      countIf(class = 'rate_limit') AS rate_limit,
-      countIf(class = 'transient') AS transient,
-      countIf(class = 'permanent') AS permanent,
-      count() AS failures
-    FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
-    WHERE SpanKind IN ('Client', 'Producer')
-      AND dependency != ''
-      AND ({service:String} = '' OR ServiceName = {service:String})
-      AND ({source:String} = '' OR source = {source:String})
-      AND ({dependency:String} = '' OR dependency = {dependency:String})
-      AND ({class:String} = '' OR class = {class:String})
+      sumIf(n, class = 'validation') AS validation,
+      sumIf(n, class = 'authentication') AS authentication,
+      sumIf(n, class = 'rate_limit') AS rate_limit,
+      sumIf(n, class = 'transient') AS transient,
+      sumIf(n, class = 'permanent') AS permanent,
+      sum(n) AS failures,
+      arraySlice(arraySort(c -> (-toInt64(c.3), c.1, c.2), groupArray((class, code, n))), 1, {per_edge:UInt32}) AS top_codes
+    FROM (
+      SELECT ServiceName AS service, dependency, class, code, count() AS n
+      FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+      WHERE SpanKind IN ('Client', 'Producer')
+        AND dependency != ''
+        AND ({service:String} = '' OR ServiceName = {service:String})
+        AND ({source:String} = '' OR source = {source:String})
+        AND ({dependency:String} = '' OR dependency = {dependency:String})
+        AND ({class:String} = '' OR class = {class:String})
+      GROUP BY service, dependency, class, code
+    )
     GROUP BY service, dependency
   )
 SELECT
@@ -49,6 +55,7 @@ SELECT
   f.transient AS transient,
   f.permanent AS permanent,
   f.failures AS failures,
+  f.top_codes AS top_codes,
   if(e.calls = 0, 0, f.failures / e.calls) AS error_rate,
   e.latency[1] / 1e6 AS p50_ms,
   e.latency[2] / 1e6 AS p95_ms
