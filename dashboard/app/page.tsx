@@ -1,6 +1,6 @@
 import { IngestHealth } from '../src/components/ingest-banner';
 import { DBBudgetChart } from '../src/containers/db-budget-chart';
-import { DBClassSourceMatrix } from '../src/containers/db-class-source-matrix';
+import { DBClassSourceMatrix, parseMatrixBy } from '../src/containers/db-class-source-matrix';
 import { DBHeadline } from '../src/containers/db-headline';
 import { DBTimelineChart } from '../src/containers/db-timeline-chart';
 import { DBTopCodes } from '../src/containers/db-top-codes';
@@ -10,14 +10,15 @@ import type { SearchParams } from '../src/lib/dashboard-params';
 export const dynamic = 'force-dynamic';
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = await searchParams;
   return (
-    <PageFrame title="Overview" searchParams={await searchParams} showSlo>
+    <PageFrame title="Overview" searchParams={sp} showSlo showFailureFilters>
       {(params) => (
         <>
           <DBHeadline params={params} />
           <DBBudgetChart params={params} />
           <div className="grid-2">
-            <DBClassSourceMatrix params={params} />
+            <DBClassSourceMatrix params={params} by={parseMatrixBy(sp.matrix)} />
             <DBTimelineChart params={params} />
           </div>
           <DBTopCodes params={params} />

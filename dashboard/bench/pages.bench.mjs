@@ -110,15 +110,22 @@ try {
   // The budget's SLO period (30 days by default) ends with the range.
   const budget = { ...filters, period_from: to - 30 * 86_400 };
   const budgetRequests = { from, to, service: '', period_from: to - 30 * 86_400 };
+  // The Overview's and Dependencies page's panels also narrow by class and dependency.
+  const narrowed = { ...filters, class: '', dependency: '' };
   await benchPanels('overview panel queries', [
     ['dashboard/budget_calls', budget],
     ['dashboard/budget_failures', budget],
     ['dashboard/budget_requests', budgetRequests],
-    ['dashboard/overview_matrix', filters],
-    ['dashboard/overview_timeline', { ...filters, bucket: 900 }],
-    ['dashboard/overview_top_codes', { ...filters, limit: 15 }],
+    ['dashboard/overview_budget_failures', { ...budget, class: '', dependency: '' }],
+    ['dashboard/overview_matrix', narrowed],
+    ['dashboard/overview_timeline', { ...narrowed, bucket: 900 }],
+    ['dashboard/overview_top_codes', { ...narrowed, limit: 15 }],
     ['dashboard/filter_options', { from, to }],
     ['dashboard/budget_failures (service filter)', { ...budget, service: 'payments' }],
+  ]);
+  await benchPanels('dependencies panel queries', [
+    ['dashboard/dependencies', { ...narrowed, per_edge: 3 }],
+    ['dashboard/dependencies (service filter)', { ...narrowed, service: 'payments', per_edge: 3 }],
   ]);
   await benchPanels('workflows panel queries', [
     ['dashboard/workflows_summary', wf],
@@ -140,6 +147,7 @@ try {
   ]);
   await benchPages([
     ['/?range=24h', 'data-testid="total-failures"'],
+    ['/dependencies?range=24h', 'data-testid="service-map"'],
     ['/workflows?range=24h', 'data-testid="wf-count"'],
     ['/retries?range=24h', 'data-testid="retries-by-class"'],
     [`/request?id=${correlationId}`, 'data-testid="span-timeline"'],

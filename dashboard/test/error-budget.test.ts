@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { predictedEndToEnd, predictedMixture, stepReliability } from '../src/lib/compounding';
-import { type BudgetCounts, computeBudget, pickHeadline } from '../src/lib/error-budget';
+import { type BudgetCounts, computeBudget, edgeBudgetShare, pickHeadline } from '../src/lib/error-budget';
 
 const DAY = 86_400;
 const TO = 1_800_000_000;
@@ -78,6 +78,29 @@ describe('computeBudget', () => {
     const b = computeBudget(idle, settings);
     expect(b.exhaustionS).toBeNull();
     expect(b.burnRange).toBeNull();
+  });
+});
+
+describe('edgeBudgetShare', () => {
+  // 8,640,000 calls over 30 days at 99%: 86,400 failures allowed.
+  const service = {
+    service: 'checkout',
+    total: counts(1_000, { '5m': 1_000 }, 8_640_000),
+    firstSeenS: TO - 30 * DAY,
+    failuresByClass: {},
+  };
+  const settings = { slo: 99, periodS: 30 * DAY, toS: TO, callerFaults: 'exclude' as const };
+
+  it("is the edge's first-hand failures over its service's allowed failures", () => {
+    expect(edgeBudgetShare(service, { transient: 864 }, settings)).toBeCloseTo(0.01);
+    expect(edgeBudgetShare(service, {}, settings)).toBe(0);
+  });
+
+  it('counts caller faults only when they are included, as the service budget does', () => {
+    expect(edgeBudgetShare(service, { transient: 432, validation: 432 }, settings)).toBeCloseTo(0.005);
+    expect(
+      edgeBudgetShare(service, { transient: 432, validation: 432 }, { ...settings, callerFaults: 'include' }),
+    ).toBeCloseTo(0.01);
   });
 });
 

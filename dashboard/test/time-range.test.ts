@@ -67,4 +67,16 @@ describe('parseDashboardParams', () => {
     expect(() => parseDashboardParams({ slo: '100' }, NOW)).toThrow(/between 0 and 100/);
     expect(() => parseDashboardParams({ slo: 'high' }, NOW)).toThrow(/between 0 and 100/);
   });
+
+  it('reads a class and a dependency, whose names have spaces and braces', () => {
+    const p = parseDashboardParams({ class: 'transient', dependency: 'api.example.com /users/{id}' }, NOW);
+    expect(p).toMatchObject({ class: 'transient', dependency: 'api.example.com /users/{id}' });
+    expect(parseDashboardParams({}, NOW)).toMatchObject({ class: '', dependency: '' });
+  });
+
+  it('refuses a class that is not an envelope class and a dependency with control characters', () => {
+    expect(() => parseDashboardParams({ class: 'flaky' }, NOW)).toThrow(/"class" must be one of validation/);
+    expect(() => parseDashboardParams({ dependency: 'db\nshop' }, NOW)).toThrow(/printable/);
+    expect(() => parseDashboardParams({ dependency: 'x'.repeat(201) }, NOW)).toThrow(/at most 200/);
+  });
 });

@@ -1,5 +1,5 @@
 -- name: seed
--- description: Synthetic spans for the dashboard benchmark, generated inside the engine: {spans} spans spread evenly over the {window_s} seconds before {end}, one in ten a classified failure on an outbound call, one in five a server span. Feeds otel_traces, so the failures and calls_1m materialized views fill as in production.
+-- description: Synthetic spans for the dashboard benchmark, generated inside the engine: {spans} spans spread evenly over the {window_s} seconds before {end}, one in ten a classified failure on an outbound call, one in five a server span. Feeds otel_traces, so the failures, calls_1m and dependency_calls_1m materialized views fill as in production; calls name their dependency.
 INSERT INTO otel_traces (
   Timestamp, TraceId, SpanId, ParentSpanId, TraceState, SpanName, SpanKind, ServiceName,
   ResourceAttributes, ScopeName, ScopeVersion, SpanAttributes, Duration, StatusCode, StatusMessage
@@ -41,7 +41,14 @@ SELECT
       'faultline.retryable', if(failed, if(retryable, 'true', 'false'), ''),
       'faultline.retry_after', if(failed AND cls = 'rate_limit', '2', ''),
       'faultline.attempt', if(number % 20 = 11, '2', ''),
-      'faultline.misrouted_retry', if(failed AND NOT retryable AND number % 200 = 11, 'true', '')
+      'faultline.misrouted_retry', if(failed AND NOT retryable AND number % 200 = 11, 'true', ''),
+      -- What each call calls (faultline_dependency): two hosts, two databases, DynamoDB, one gRPC service.
+      'server.address', if(src = 'http', ['api.stripe.com', 'api.example.com'][number % 2 + 1], ''),
+      'db.system.name', if(src = 'db', 'postgresql', ''),
+      'db.namespace', if(src = 'db', ['shop', 'ledger'][number % 2 + 1], ''),
+      'rpc.system', multiIf(src = 'sdk', 'aws-api', src = 'rpc', 'grpc', ''),
+      'rpc.service', multiIf(src = 'sdk', 'DynamoDB', src = 'rpc', 'shop.Inventory', ''),
+      'rpc.method', multiIf(src = 'sdk', 'PutItem', src = 'rpc', 'Reserve', '')
     ))),
   1000000 + (number % 997) * 10000,
   if(failed, 'Error', 'Unset'),

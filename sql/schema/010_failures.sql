@@ -25,6 +25,8 @@ CREATE TABLE IF NOT EXISTS failures (
     -- that failed because a call inside it failed). Echoes across services are decided at read time
     -- by first_hand_failures (030), from the trace's parent/child links.
     propagated Bool DEFAULT false,
+    -- What the failed call called (faultline_call_dependency, 006), computed once by the views below.
+    dependency LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)),
     INDEX idx_trace_id TraceId TYPE bloom_filter(0.001) GRANULARITY 1,
     INDEX idx_correlation_id correlation_id TYPE bloom_filter(0.001) GRANULARITY 1
 ) ENGINE = MergeTree()
@@ -34,16 +36,21 @@ SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1, non_replicated_dedup
 
 ALTER TABLE failures MODIFY SETTING non_replicated_deduplication_window = 1000;
 ALTER TABLE failures ADD COLUMN IF NOT EXISTS propagated Bool DEFAULT false AFTER misrouted_retry;
+-- Rows written before the column existed keep '' (failures has no attribute map to recompute it
+-- from): panels by dependency count failures from the release that added it on.
+ALTER TABLE failures ADD COLUMN IF NOT EXISTS dependency LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER propagated;
 
 -- Attribute values arrive stringified: booleans as 'true'/'false', numbers in decimal.
 -- retry_after stays NULL unless it parses to a finite number; attempt defaults to 1.
 -- Spans that are not calls of their own (faultline_call_role, 005) never become failure rows: a
 -- transport request's envelope already informs its SDK operation's, and a successful checkout has
--- no failure to record. The _v2 views replace the first release's (dropped here), which counted
--- every classified span and numbered attempts only inside withRetry.
+-- no failure to record. The _v3 view replaces the earlier ones (dropped here): the first release's
+-- counted every classified span and numbered attempts only inside withRetry; _v2 did not store the
+-- dependency. A view's SELECT cannot be altered in place, so a new rule is a new name.
 DROP VIEW IF EXISTS failures_mv;
+DROP VIEW IF EXISTS failures_mv_v2;
 
-CREATE MATERIALIZED VIEW IF NOT EXISTS failures_mv_v2 TO failures AS
+CREATE MATERIALIZED VIEW IF NOT EXISTS failures_mv_v3 TO failures AS
 SELECT
     Timestamp,
     ServiceName,
@@ -64,7 +71,8 @@ SELECT
     SpanAttributes['faultline.raw'] AS raw,
     faultline_final_attempt(SpanAttributes) AS attempt,
     SpanAttributes['faultline.misrouted_retry'] = 'true' AS misrouted_retry,
-    SpanAttributes['faultline.propagated'] = 'true' AS propagated
+    SpanAttributes['faultline.propagated'] = 'true' AS propagated,
+    faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency
 FROM otel_traces
 WHERE SpanAttributes['faultline.class'] != ''
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';
@@ -72,8 +80,11 @@ WHERE SpanAttributes['faultline.class'] != ''
 -- An SDK operation the library retried internally (faultline.attempts = N) made N attempts on the
 -- wire; attempts 1..N-1 failed (the library retries only after a failure) with the envelope the
 -- preload put under faultline.previous_*. Each becomes a failure row of its own, numbered, so that
--- every failed attempt is counted once whatever the operation's final outcome.
-CREATE MATERIALIZED VIEW IF NOT EXISTS failures_prior_attempts_mv TO failures AS
+-- every failed attempt is counted once whatever the operation's final outcome. The _v2 view stores
+-- the dependency; it replaces the first (dropped here).
+DROP VIEW IF EXISTS failures_prior_attempts_mv;
+
+CREATE MATERIALIZED VIEW IF NOT EXISTS failures_prior_attempts_mv_v2 TO failures AS
 SELECT
     Timestamp,
     ServiceName,
@@ -93,7 +104,8 @@ SELECT
     '' AS raw,
     toUInt16(prior_attempt) AS attempt,
     false AS misrouted_retry,
-    false AS propagated
+    false AS propagated,
+    faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency
 FROM otel_traces
 ARRAY JOIN range(1, toUInt32(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100))) AS prior_attempt
 WHERE SpanAttributes['faultline.previous_class'] != ''

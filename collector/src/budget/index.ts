@@ -20,6 +20,7 @@ export {
   type Sli,
 } from './budget-settings.js';
 export { type BurnBucket, type BurnPoint, burnSeries } from './burn-series.js';
+export { edgeBudgetShare } from './edge-budget.js';
 export {
   type BudgetCounts,
   type BudgetInput,

@@ -272,7 +272,7 @@ describe('schema files', () => {
 
   it('apply again in order without error or data change (idempotent)', async () => {
     const files = await applySchema(store.client, resolveSqlDir(), { ttlDays: 7 });
-    expect(files.slice(0, 8)).toEqual([
+    expect(files.slice(0, 9)).toEqual([
       '000_schema_migrations.sql',
       '001_otel_traces.sql',
       '002_otel_traces_trace_id_ts.sql',
@@ -281,6 +281,7 @@ describe('schema files', () => {
       '010_failures.sql',
       '020_calls_1m.sql',
       '030_first_hand_failures.sql',
+      '040_dependency_calls_1m.sql',
     ]);
     const [n] = await rows<{ n: number }>('SELECT count() AS n FROM otel_traces');
     expect(n!.n).toBe(6);

@@ -45,13 +45,14 @@ const ROWS: TraceRow[] = [
   }),
 ];
 // What each table holds for these rows, counted by hand: 4 spans; failures: the 503 + 2 throttled
-// attempts; calls_1m: 1 server + 1 + 1 + 3 calls; failure_codes_1m: 3 failures; retry_attempts: the
-// 503, its retry, PutItem's attempts 2 and 3; one workflow.
+// attempts; calls_1m and dependency_calls_1m: 1 server + 1 + 1 + 3 calls; failure_codes_1m: 3
+// failures; retry_attempts: the 503, its retry, PutItem's attempts 2 and 3; one workflow.
 const COUNTS = `SELECT
   (SELECT count() FROM otel_traces) AS spans,
   (SELECT count() FROM otel_traces_trace_id_ts) AS trace_ids,
   (SELECT count() FROM failures) AS failures,
   (SELECT sum(calls) FROM calls_1m) AS calls,
+  (SELECT sum(calls) FROM dependency_calls_1m) AS dependency_calls,
   (SELECT sum(failures) FROM failure_codes_1m) AS failure_codes,
   (SELECT count() FROM retry_attempts) AS retry_attempts,
   (SELECT sum(step_count) FROM workflows_rollup) AS workflow_steps`;
@@ -85,6 +86,7 @@ describe('a replayed segment', () => {
       trace_ids: 4,
       failures: 3,
       calls: 6,
+      dependency_calls: 6,
       failure_codes: 3,
       retry_attempts: 4,
       workflow_steps: 2,

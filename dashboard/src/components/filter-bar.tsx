@@ -2,11 +2,16 @@
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useState } from 'react';
+import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { RANGE_PRESETS } from '../lib/time-range';
 
 export interface FilterBarProps {
   services: string[];
   sources: string[];
+  /** Dependencies called in the range (the dependency filter's choices). */
+  dependencies?: string[];
+  /** Show the class and dependency filters (pages whose panels narrow by both). */
+  showFailureFilters?: boolean;
   /** Show the SLO and period inputs (overview only). */
   showSlo?: boolean;
   /** Show the source filter (pages whose panels can filter by source). */
@@ -27,6 +32,8 @@ function localInput(unixS: number): string {
 export function FilterBar({
   services,
   sources,
+  dependencies = [],
+  showFailureFilters = false,
   showSlo = false,
   showSource = true,
   slo,
@@ -53,6 +60,8 @@ export function FilterBar({
   const active = custom ? null : (params.get('range') ?? '1h');
   const service = params.get('service') ?? '';
   const source = params.get('source') ?? '';
+  const cls = params.get('class') ?? '';
+  const dependency = params.get('dependency') ?? '';
   return (
     <form
       className="filter-bar"
@@ -123,6 +132,36 @@ export function FilterBar({
             {[...new Set([...sources, source].filter(Boolean))].map((s) => (
               <option key={s} value={s}>
                 {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {showFailureFilters ? (
+        <label>
+          Class{' '}
+          <select data-testid="filter-class" value={cls} onChange={(e) => push({ class: e.target.value })}>
+            <option value="">all classes</option>
+            {FAILURE_CLASSES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      {showFailureFilters ? (
+        <label>
+          Dependency{' '}
+          <select
+            data-testid="filter-dependency"
+            value={dependency}
+            onChange={(e) => push({ dependency: e.target.value })}
+          >
+            <option value="">all dependencies</option>
+            {[...new Set([...dependencies, dependency].filter(Boolean))].map((d) => (
+              <option key={d} value={d}>
+                {d}
               </option>
             ))}
           </select>

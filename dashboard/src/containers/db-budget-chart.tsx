@@ -9,7 +9,7 @@ import { formatCount, formatPercent } from '../lib/format';
 import { formatBurn, formatSeconds } from '../lib/format-duration';
 import { dashboardHref } from '../lib/url-state';
 import { loadFiringByService } from '../server/alert-data';
-import { loadBudgets } from '../server/budget-data';
+import { budgetSli, loadBudgets } from '../server/budget-data';
 
 const SLI_LABEL: Record<Sli, string> = { requests: 'entry requests', calls: 'outbound calls' };
 
@@ -22,7 +22,8 @@ function allowedText(n: number): string {
  * the share spent so far in the period, time to exhaustion and burn rates. The table is the rows
  * behind the chart.
  */
-export async function DBBudgetChart({ params }: { params: DashboardParams }) {
+export async function DBBudgetChart({ params: pageParams }: { params: DashboardParams }) {
+  const params = { ...pageParams, sli: budgetSli(pageParams) };
   const [budgets, firing] = await Promise.all([loadBudgets(params), loadFiringByService()]);
   const bars: BudgetBar[] = budgets.map((b) => {
     const bar: BudgetBar = { service: b.service };
@@ -59,6 +60,12 @@ export async function DBBudgetChart({ params }: { params: DashboardParams }) {
         </Link>
       </nav>
       <CountingNote sli={params.sli} callerFaults={params.callerFaults} />
+      {params.dependency ? (
+        <p className="muted" data-testid="budget-dependency-note">
+          The share of each service&apos;s budget that first-hand failures of calls to{' '}
+          <code>{params.dependency}</code> spent, over the service&apos;s outbound calls.
+        </p>
+      ) : null}
       {budgets.length === 0 ? (
         <p className="muted">No {unit} in this range.</p>
       ) : (

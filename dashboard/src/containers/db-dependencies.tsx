@@ -1,71 +1,136 @@
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
+import { FIRST_HAND } from '../components/counting-note';
+import { ServiceLink } from '../components/service-link';
+import { type MapEdge, ServiceMap } from '../components/service-map';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { formatCount, formatPercent } from '../lib/format';
 import { dashboardHref } from '../lib/url-state';
-import { loadDependencies } from '../server/dependency-data';
+import { type DependencyEdge, loadDependencies } from '../server/dependency-data';
 
-/** Which dependency is failing: each service → dependency edge, most first-hand failures first. */
+function overviewHref(params: DashboardParams, e: DependencyEdge): string {
+  return dashboardHref('/', params, { service: e.serviceId, dependency: e.dependencyId });
+}
+
+/**
+ * Which dependency is failing: each service → dependency edge, most of its service's error budget
+ * consumed first, as a service map and as the table of its numbers. Each edge opens the Overview
+ * filtered to it.
+ */
 export async function DBDependencies({ params }: { params: DashboardParams }) {
   const edges = await loadDependencies(params);
+  const mapEdges: MapEdge[] = edges.map((e) => ({
+    service: e.serviceId,
+    dependency: e.dependencyId,
+    failures: e.failures,
+    calls: e.calls,
+    dominantClass: e.dominantClass,
+    href: overviewHref(params, e),
+  }));
   return (
-    <section className="panel" aria-labelledby="deps-title">
-      <h2 id="deps-title">Dependencies: what each service calls</h2>
-      {edges.length === 0 ? (
-        <p className="muted" data-testid="deps-empty">
-          No client call in this range names what it calls (server.address, url.full, peer.service, db.system,
-          rpc.service or a messaging destination).
-        </p>
-      ) : (
-        <table data-testid="dependencies">
-          <thead>
-            <tr>
-              <th>service</th>
-              <th>dependency</th>
-              <th>calls</th>
-              <th>first-hand failures</th>
-              {FAILURE_CLASSES.map((c) => (
-                <th key={c}>
-                  <ClassBadge value={c} />
+    <>
+      <section className="panel" aria-labelledby="map-title">
+        <h2 id="map-title">
+          Service map{' '}
+          <span className="muted">
+            edges coloured by their dominant class, thicker with more first-hand failures
+          </span>
+        </h2>
+        {edges.length === 0 ? <p className="muted">No edge to draw.</p> : <ServiceMap edges={mapEdges} />}
+      </section>
+      <section className="panel" aria-labelledby="deps-title">
+        <h2 id="deps-title">
+          Dependencies: what each service calls{' '}
+          <span className="muted">
+            most budget consumed first (SLO {params.slo}% over {params.periodDays} days)
+          </span>
+        </h2>
+        {edges.length === 0 ? (
+          <p className="muted" data-testid="deps-empty">
+            No client call in this range names what it calls (server.address, url.full, peer.service,
+            db.system, rpc.service or a messaging destination), or none matches the filters.
+          </p>
+        ) : (
+          <table data-testid="dependencies" title={FIRST_HAND}>
+            <thead>
+              <tr>
+                <th>service</th>
+                <th>dependency</th>
+                <th title="share of the service's error budget the edge's first-hand failures spent in this range">
+                  budget consumed
                 </th>
-              ))}
-              <th>error rate</th>
-              <th>p50</th>
-              <th>p95</th>
-            </tr>
-          </thead>
-          <tbody>
-            {edges.map((e) => (
-              <tr
-                key={`${e.serviceId}\u0000${e.dependency}`}
-                data-testid="dependency-edge"
-                data-service={e.serviceId}
-                data-dependency={e.dependency}
-                data-calls={e.calls}
-                data-failures={e.failures}
-              >
-                <td>
-                  <Link href={dashboardHref('/', params, { service: e.serviceId })}>{e.service}</Link>
-                </td>
-                <td>
-                  <code>{e.dependency}</code>
-                </td>
-                <td>{formatCount(e.calls)}</td>
-                <td>{formatCount(e.failures)}</td>
-                {FAILURE_CLASSES.map((c) => (
-                  <td key={c} data-class={c}>
-                    {e.byClass[c] ? formatCount(e.byClass[c]) : ''}
-                  </td>
-                ))}
-                <td>{formatPercent(e.errorRate)}</td>
-                <td className="nowrap">{e.p50Ms.toFixed(1)} ms</td>
-                <td className="nowrap">{e.p95Ms.toFixed(1)} ms</td>
+                <th>calls</th>
+                <th>first-hand failures</th>
+                <th>by class</th>
+                <th>error rate</th>
+                <th>p50</th>
+                <th>p95</th>
+                <th>retries</th>
+                <th title="repeats of a call after a failure that said not to retry">misrouted</th>
+                <th>top codes</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
+            </thead>
+            <tbody>
+              {edges.map((e) => (
+                <tr
+                  key={`${e.serviceId}\u0000${e.dependencyId}`}
+                  data-testid="dependency-edge"
+                  data-service={e.serviceId}
+                  data-dependency={e.dependencyId}
+                  data-calls={e.calls}
+                  data-failures={e.failures}
+                  data-retries={e.retries}
+                  data-misrouted={e.misrouted}
+                  data-budget-share={e.budgetShare}
+                  data-dominant-class={e.dominantClass}
+                >
+                  <td className="nowrap">
+                    <ServiceLink params={params} service={e.serviceId} />
+                  </td>
+                  <td>
+                    <Link data-testid="edge-link" href={overviewHref(params, e)}>
+                      <code>{e.dependency}</code>
+                    </Link>
+                  </td>
+                  <td data-testid="edge-budget">{formatPercent(e.budgetShare, 2)}</td>
+                  <td>{formatCount(e.calls)}</td>
+                  <td>{formatCount(e.failures)}</td>
+                  <td>
+                    {FAILURE_CLASSES.filter((c) => e.byClass[c]).map((c) => (
+                      <span key={c} className="nowrap" data-class={c} data-count={e.byClass[c]}>
+                        <ClassBadge value={c} /> {formatCount(e.byClass[c] ?? 0)}{' '}
+                      </span>
+                    ))}
+                  </td>
+                  <td>{formatPercent(e.errorRate)}</td>
+                  <td className="nowrap" data-testid="edge-p50">
+                    {e.p50Ms.toFixed(1)} ms
+                  </td>
+                  <td className="nowrap" data-testid="edge-p95">
+                    {e.p95Ms.toFixed(1)} ms
+                  </td>
+                  <td>{formatCount(e.retries)}</td>
+                  <td>{formatCount(e.misrouted)}</td>
+                  <td>
+                    {e.topCodes.map((c) => (
+                      <span
+                        key={`${c.class}/${c.code}`}
+                        className="nowrap edge-code"
+                        data-testid="edge-code"
+                        data-code={`${c.class}/${c.code}`}
+                        data-failures={c.failures}
+                      >
+                        <ClassBadge value={c.class} /> <code>{c.code}</code> ×{formatCount(c.failures)}{' '}
+                      </span>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
   );
 }

@@ -1,19 +1,24 @@
+import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { FIRST_HAND } from '../components/counting-note';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { countsAgainstBudget, pickHeadline } from '../lib/error-budget';
 import { formatCount, formatPercent, formatTimeUtc } from '../lib/format';
-import { loadCallTotals, loadMatrix } from '../server/overview-data';
+import { dashboardHref } from '../lib/url-state';
+import { visibleText } from '../lib/visible-text';
+import { foldMatrix, loadCallTotals, loadMatrixCells, topDependency } from '../server/overview-data';
 
 function rangeText(p: DashboardParams): string {
   if (p.range.preset) return `in the last ${p.range.preset}`;
   return `from ${formatTimeUtc(p.range.fromS)} to ${formatTimeUtc(p.range.toS)}`;
 }
 
-/** One sentence: which class from which source failed most, each failure counted once. */
+/** One sentence: which class from which source, calling which dependency, failed most, each failure counted once. */
 export async function DBHeadline({ params }: { params: DashboardParams }) {
-  const [matrix, totals] = await Promise.all([loadMatrix(params), loadCallTotals(params)]);
+  const [cells, totals] = await Promise.all([loadMatrixCells(params), loadCallTotals(params)]);
+  const matrix = foldMatrix(cells, 'source');
   const h = pickHeadline(matrix, params.callerFaults);
+  const dependency = h ? params.dependency || topDependency(cells, h.class, h.source) : '';
   const excludedCount = matrix
     .filter((r) => !countsAgainstBudget(r.class, params.callerFaults))
     .reduce((s, r) => s + r.failures, 0);
@@ -24,8 +29,18 @@ export async function DBHeadline({ params }: { params: DashboardParams }) {
           <span data-testid="headline-class">
             <ClassBadge value={h.class} />
           </span>{' '}
-          failures from <strong data-testid="headline-source">{h.source}</strong> eat the most budget{' '}
-          {rangeText(params)}: <strong data-testid="headline-failures">{formatCount(h.failures)}</strong> of{' '}
+          failures from <strong data-testid="headline-source">{h.source}</strong>
+          {dependency ? (
+            <>
+              {params.dependency ? ' calling ' : ', mostly calling '}
+              <Link href={dashboardHref('/dependencies', params, { dependency })}>
+                <code data-testid="headline-dependency">{visibleText(dependency)}</code>
+              </Link>
+              ,
+            </>
+          ) : null}{' '}
+          eat the most budget {rangeText(params)}:{' '}
+          <strong data-testid="headline-failures">{formatCount(h.failures)}</strong> of{' '}
           {formatCount(h.totalFailures)} first-hand failures ({formatPercent(h.failureShare)}).
         </p>
       ) : (

@@ -38,7 +38,7 @@ export async function DBTimelineChart({ params }: { params: DashboardParams }) {
             Open as a query in the SQL console
           </Link>
         </p>
-        <table>
+        <table data-testid="timeline-rows">
           <thead>
             <tr>
               <th>bucket (UTC)</th>
@@ -52,7 +52,9 @@ export async function DBTimelineChart({ params }: { params: DashboardParams }) {
               <tr key={b.t}>
                 <td>{formatTimeUtc(b.t)}</td>
                 {FAILURE_CLASSES.map((c) => (
-                  <td key={c}>{formatCount(b[c] ?? 0)}</td>
+                  <td key={c} data-class={c} data-failures={b[c] ?? 0}>
+                    {formatCount(b[c] ?? 0)}
+                  </td>
                 ))}
               </tr>
             ))}

@@ -3,6 +3,7 @@ import { ClassBadge } from '../components/class-badge';
 import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatPercent, formatTimeUtc } from '../lib/format';
+import { dashboardHref } from '../lib/url-state';
 import { loadTopCodes, TOP_CODES_LIMIT } from '../server/overview-data';
 import { sqlConsoleHref } from '../server/sql-links';
 
@@ -11,12 +12,14 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
   return (
     <section className="panel" aria-labelledby="codes-title">
       <h2 id="codes-title">
-        Top codes <span className="muted">first-hand failures per service, first {TOP_CODES_LIMIT}</span>
+        Top codes{' '}
+        <span className="muted">first-hand failures per service and dependency, first {TOP_CODES_LIMIT}</span>
       </h2>
       <table data-testid="top-codes">
         <thead>
           <tr>
             <th>service</th>
+            <th>dependency</th>
             <th>class</th>
             <th>source</th>
             <th>code</th>
@@ -29,10 +32,11 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
         <tbody>
           {codes.map((c) => (
             <tr
-              key={`${c.service}/${c.class}/${c.source}/${c.code}`}
+              key={`${c.serviceId}/${c.dependencyId}/${c.class}/${c.source}/${c.code}`}
               data-testid="top-code"
               data-key={`${c.class}/${c.source}/${c.code}`}
               data-service={c.service}
+              data-dependency={c.dependencyId}
               data-class={c.class}
               data-source={c.source}
               data-code={c.code}
@@ -40,6 +44,15 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
             >
               <td>
                 <ServiceLink params={params} service={c.serviceId} />
+              </td>
+              <td>
+                {c.dependencyId ? (
+                  <Link
+                    href={dashboardHref('/', params, { service: c.serviceId, dependency: c.dependencyId })}
+                  >
+                    <code>{c.dependency}</code>
+                  </Link>
+                ) : null}
               </td>
               <td>
                 <ClassBadge value={c.class} />

@@ -20,12 +20,15 @@ export async function PageFrame({
   searchParams,
   showSlo = false,
   showSource = true,
+  showFailureFilters = false,
   children,
 }: {
   title: string;
   searchParams: SearchParams;
   showSlo?: boolean;
   showSource?: boolean;
+  /** The class and dependency filters, on pages whose every panel narrows by them. */
+  showFailureFilters?: boolean;
   children: (params: DashboardParams) => React.ReactNode;
 }) {
   let params: DashboardParams;
@@ -51,6 +54,8 @@ export async function PageFrame({
         <FilterBar
           services={options.services}
           sources={options.sources}
+          dependencies={options.dependencies}
+          showFailureFilters={showFailureFilters}
           showSlo={showSlo}
           showSource={showSource}
           slo={params.slo}

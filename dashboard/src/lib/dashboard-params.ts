@@ -8,6 +8,7 @@ import {
   parseSlo,
   type Sli,
 } from './budget-settings';
+import { FAILURE_CLASSES } from './failure-classes';
 import { parseTimeRange, type TimeRange } from './time-range';
 
 /** Everything a page reads from its URL. Filters live in the URL so a link (or a refresh) keeps them. */
@@ -17,6 +18,10 @@ export interface DashboardParams {
   service: string;
   /** '' means every source. */
   source: string;
+  /** '' means every class; else one envelope class (`?class=`). */
+  class: string;
+  /** '' means every dependency; else one dependency name as faultline_dependency gives it (`?dependency=`). */
+  dependency: string;
   /** SLO target in percent of successful calls, e.g. 99.5 (`?slo=`, env FAULTLINE_SLO_TARGET). */
   slo: number;
   /** SLO period in days (`?period=`, env FAULTLINE_SLO_PERIOD_DAYS). */
@@ -46,6 +51,30 @@ function parseName(sp: SearchParams, key: string): string {
   return value;
 }
 
+/**
+ * A dependency name has spaces, braces and the like (`postgresql shop`, `api.example.com /users/{id}`):
+ * any printable text the store can hold (faultline_dependency cuts at 200 characters). It only ever
+ * travels as a typed query parameter.
+ */
+function parseDependency(sp: SearchParams): string {
+  const value = single(sp, 'dependency') ?? '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if ([...value].length > 200 || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw new RangeError(`"dependency" must be a dependency name of at most 200 printable characters.`);
+  }
+  return value;
+}
+
+function parseClass(sp: SearchParams): string {
+  const value = single(sp, 'class') ?? '';
+  if (value !== '' && !(FAILURE_CLASSES as readonly string[]).includes(value)) {
+    throw new RangeError(
+      `"class" must be one of ${FAILURE_CLASSES.join(', ')}, got ${JSON.stringify(value)}.`,
+    );
+  }
+  return value;
+}
+
 function given(sp: SearchParams, key: string): string | undefined {
   const v = single(sp, key);
   return v === undefined || v === '' ? undefined : v;
@@ -65,6 +94,8 @@ export function parseDashboardParams(sp: SearchParams, nowMs: number = Date.now(
     ),
     service: parseName(sp, 'service'),
     source: parseName(sp, 'source'),
+    class: parseClass(sp),
+    dependency: parseDependency(sp),
     slo: slo === undefined ? defaults.slo : parseSlo(slo, 'slo'),
     periodDays: period === undefined ? defaults.periodDays : parsePeriodDays(period, 'period'),
     sli: sli === undefined ? DEFAULT_SLI : parseSli(sli, 'sli'),
@@ -76,6 +107,11 @@ export function parseDashboardParams(sp: SearchParams, nowMs: number = Date.now(
 /** The ClickHouse parameters every filtered panel query declares. */
 export function filterQueryParams(p: DashboardParams): Record<string, string | number> {
   return { from: p.range.fromS, to: p.range.toS, service: p.service, source: p.source };
+}
+
+/** The filter parameters plus class and dependency, for the panels that narrow by both (Overview, Dependencies). */
+export function failureQueryParams(p: DashboardParams): Record<string, string | number> {
+  return { ...filterQueryParams(p), class: p.class, dependency: p.dependency };
 }
 
 /** The filtered parameters plus the start of the SLO period that ends with the range. */

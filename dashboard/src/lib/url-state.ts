@@ -7,6 +7,8 @@ export const SHARED_KEYS = [
   'to',
   'service',
   'source',
+  'class',
+  'dependency',
   'slo',
   'period',
   'sli',
@@ -56,6 +58,8 @@ export function dashboardHref(
   }
   if (p.service) current.set('service', p.service);
   if (p.source) current.set('source', p.source);
+  if (p.class) current.set('class', p.class);
+  if (p.dependency) current.set('dependency', p.dependency);
   current.set('slo', String(p.slo));
   current.set('period', String(p.periodDays));
   current.set('sli', p.sli);

@@ -1,34 +1,102 @@
-import { type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
+import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
+import { type BudgetInput, callBudgetInputs, edgeBudgetShare } from '../lib/error-budget';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
+export interface EdgeCode {
+  class: string;
+  code: string;
+  failures: number;
+}
+
 export interface DependencyEdge {
-  /** Shown text (visibleText); `serviceId` is the exact value, for links. */
+  /** Shown text (visibleText); `serviceId` and `dependencyId` are the exact values, for links. */
   service: string;
   serviceId: string;
   dependency: string;
+  dependencyId: string;
   calls: number;
+  retries: number;
+  misrouted: number;
+  /** First-hand failures of the edge (every class, caller faults included). */
   failures: number;
   /** First-hand failures per class. */
   byClass: Record<string, number>;
+  /** The class with the most first-hand failures; '' when none failed. */
+  dominantClass: string;
   errorRate: number;
   p50Ms: number;
   p95Ms: number;
+  /** Share of the service's error budget (calls SLI, over its period) the edge's failures spent in the range. */
+  budgetShare: number;
+  topCodes: EdgeCode[];
 }
 
-/** Service → dependency edges of the range, most first-hand failures first (dependencies.sql). */
+export const CODES_PER_EDGE = 3;
+
+/** The query's top_codes: [class, code, count] tuples, most frequent first. */
+function topCodes(value: unknown): EdgeCode[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((t): t is unknown[] => Array.isArray(t))
+    .map(([cls, code, n]) => ({ class: str(cls), code: str(code), failures: num(n) }));
+}
+
+/** Each service's eligible calls (calls_1m, every source): the denominator of an edge's budget share. */
+async function serviceCallInputs(p: DashboardParams): Promise<Map<string, BudgetInput>> {
+  const rows = await panelQuery('budget_calls', { ...budgetQueryParams(p), source: '' });
+  return new Map(callBudgetInputs(rows, []).map((i) => [i.service, i]));
+}
+
+/**
+ * Service → dependency edges of the range (dependencies.sql), most budget
+ * consumed first, then most first-hand failures, then most calls.
+ */
 export async function loadDependencies(p: DashboardParams): Promise<DependencyEdge[]> {
-  const { from, to, service } = filterQueryParams(p);
-  const rows = await panelQuery('dependencies', { from, to, service });
-  return rows.map((r) => ({
-    service: str(r.service),
-    serviceId: idStr(r.service),
-    dependency: str(r.dependency),
-    calls: num(r.calls),
-    failures: num(r.failures),
-    byClass: Object.fromEntries(FAILURE_CLASSES.map((c) => [c, num(r[c])])),
-    errorRate: num(r.error_rate),
-    p50Ms: num(r.p50_ms),
-    p95Ms: num(r.p95_ms),
-  }));
+  const [rows, services] = await Promise.all([
+    panelQuery('dependencies', { ...failureQueryParams(p), per_edge: CODES_PER_EDGE }),
+    serviceCallInputs(p),
+  ]);
+  const settings = {
+    slo: p.slo,
+    periodS: p.periodDays * 86_400,
+    toS: p.range.toS,
+    nowS: Math.floor(Date.now() / 1000),
+    callerFaults: p.callerFaults,
+  };
+  const edges = rows.map((r): DependencyEdge => {
+    const serviceId = idStr(r.service);
+    const dependencyId = idStr(r.dependency);
+    const byClass = Object.fromEntries(FAILURE_CLASSES.map((c) => [c, num(r[c])]));
+    const dominant = FAILURE_CLASSES.reduce<string>(
+      (best, c) => ((byClass[c] ?? 0) > (best ? (byClass[best] ?? 0) : 0) ? c : best),
+      '',
+    );
+    const service = services.get(serviceId);
+    return {
+      service: str(r.service),
+      serviceId,
+      dependency: str(r.dependency),
+      dependencyId,
+      calls: num(r.calls),
+      retries: num(r.retries),
+      misrouted: num(r.misrouted),
+      failures: num(r.failures),
+      byClass,
+      dominantClass: dominant,
+      errorRate: num(r.error_rate),
+      p50Ms: num(r.p50_ms),
+      p95Ms: num(r.p95_ms),
+      budgetShare: service ? edgeBudgetShare(service, byClass, settings) : 0,
+      topCodes: topCodes(r.top_codes),
+    };
+  });
+  return edges.sort(
+    (a, b) =>
+      b.budgetShare - a.budgetShare ||
+      b.failures - a.failures ||
+      b.calls - a.calls ||
+      a.serviceId.localeCompare(b.serviceId) ||
+      a.dependencyId.localeCompare(b.dependencyId),
+  );
 }

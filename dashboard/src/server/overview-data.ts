@@ -1,15 +1,50 @@
-import { budgetQueryParams, type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
+import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
 import type { MatrixInputRow } from '../lib/error-budget';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
-export async function loadMatrix(p: DashboardParams): Promise<MatrixInputRow[]> {
-  const rows = await panelQuery('overview_matrix', filterQueryParams(p));
+export interface MatrixCell extends MatrixInputRow {
+  /** The exact dependency (idStr); '' for a failure that names none (a server's own rejection). */
+  dependency: string;
+}
+
+/** First-hand failures by class, source and dependency, every filter of the page applied. */
+export async function loadMatrixCells(p: DashboardParams): Promise<MatrixCell[]> {
+  const rows = await panelQuery('overview_matrix', failureQueryParams(p));
   return rows.map((r) => ({
     class: str(r.failure_class),
     source: str(r.source),
+    dependency: idStr(r.dependency),
     failures: num(r.failures),
     retryableFailures: num(r.retryable_failures),
   }));
+}
+
+/** The cells added up over `by` ('source' for the class × source matrix, 'dependency' for its other view). */
+export function foldMatrix(cells: MatrixCell[], by: 'source' | 'dependency'): MatrixInputRow[] {
+  const out = new Map<string, MatrixInputRow>();
+  for (const c of cells) {
+    const column = by === 'source' ? c.source : c.dependency;
+    const k = `${c.class}\u0000${column}`;
+    const row = out.get(k) ?? { class: c.class, source: column, failures: 0, retryableFailures: 0 };
+    row.failures += c.failures;
+    row.retryableFailures += c.retryableFailures;
+    out.set(k, row);
+  }
+  return [...out.values()];
+}
+
+/** Class × source of first-hand failures (the headline's and the matrix's rows). */
+export async function loadMatrix(p: DashboardParams): Promise<MatrixInputRow[]> {
+  return foldMatrix(await loadMatrixCells(p), 'source');
+}
+
+/** The dependency most of a class × source pair's first-hand failures called; '' when none names one. */
+export function topDependency(cells: MatrixCell[], cls: string, source: string): string {
+  const named = cells.filter((c) => c.class === cls && c.source === source && c.dependency !== '');
+  return (
+    [...named].sort((a, b) => b.failures - a.failures || a.dependency.localeCompare(b.dependency))[0]
+      ?.dependency ?? ''
+  );
 }
 
 export interface TimelinePoint {
@@ -20,7 +55,7 @@ export interface TimelinePoint {
 }
 
 export async function loadTimeline(p: DashboardParams): Promise<TimelinePoint[]> {
-  const rows = await panelQuery('overview_timeline', { ...filterQueryParams(p), bucket: p.range.bucketS });
+  const rows = await panelQuery('overview_timeline', { ...failureQueryParams(p), bucket: p.range.bucketS });
   return rows.map((r) => ({ t: num(r.t), class: str(r.failure_class), failures: num(r.failures) }));
 }
 
@@ -28,6 +63,9 @@ export interface TopCode {
   service: string;
   /** The exact service name (idStr), for links; `service` is the shown text. */
   serviceId: string;
+  /** Shown text; `dependencyId` is the exact value, for links. '' when the failure names none. */
+  dependency: string;
+  dependencyId: string;
   span: string;
   class: string;
   source: string;
@@ -41,10 +79,12 @@ export interface TopCode {
 export const TOP_CODES_LIMIT = 15;
 
 export async function loadTopCodes(p: DashboardParams): Promise<TopCode[]> {
-  const rows = await panelQuery('overview_top_codes', { ...filterQueryParams(p), limit: TOP_CODES_LIMIT });
+  const rows = await panelQuery('overview_top_codes', { ...failureQueryParams(p), limit: TOP_CODES_LIMIT });
   return rows.map((r) => ({
     service: str(r.service),
     serviceId: idStr(r.service),
+    dependency: str(r.dependency),
+    dependencyId: idStr(r.dependency),
     span: str(r.span),
     class: str(r.class),
     source: str(r.source),
@@ -59,21 +99,29 @@ export async function loadTopCodes(p: DashboardParams): Promise<TopCode[]> {
 export interface FilterOptions {
   services: string[];
   sources: string[];
+  dependencies: string[];
 }
 
 export async function loadFilterOptions(p: DashboardParams): Promise<FilterOptions> {
   const rows = await panelQuery('filter_options', { from: p.range.fromS, to: p.range.toS });
   const row = rows[0] ?? {};
   const list = (v: unknown) => (Array.isArray(v) ? v.map(str) : []);
-  return { services: list(row.services), sources: list(row.sources) };
+  return { services: list(row.services), sources: list(row.sources), dependencies: list(row.dependencies) };
 }
 
 export interface CallTotals {
   calls: number;
 }
 
-/** Logical outbound calls in the range, every service together (the headline's denominator). */
+/**
+ * Logical outbound calls in the range, every service together (the headline's denominator); with a
+ * dependency filter, the calls to that dependency (dependency_calls_1m, through the dependencies query).
+ */
 export async function loadCallTotals(p: DashboardParams): Promise<CallTotals> {
+  if (p.dependency !== '') {
+    const rows = await panelQuery('dependencies', { ...failureQueryParams(p), class: '', per_edge: 1 });
+    return { calls: rows.reduce((s, r) => s + num(r.calls), 0) };
+  }
   const rows = await panelQuery('budget_calls', budgetQueryParams(p));
   return { calls: rows.reduce((s, r) => s + num(r.range_calls), 0) };
 }

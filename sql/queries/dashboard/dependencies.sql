@@ -1,36 +1,66 @@
 -- name: dependencies
--- description: Each service → dependency edge (faultline_dependency, sql/schema/006) of the range's logical outbound calls: calls (each SDK-internal attempt counted), first-hand failures by class (first_hand_failures), error rate, p50/p95 latency in ms; most failures first. Reads otel_traces over the range (client spans only, at most 500 edges): bounded by the range for now, a rollup is for later.
-WITH fh AS (
-  SELECT cityHash64(TraceId, SpanId) AS h,
-    countIf(class = 'validation') AS validation,
-    countIf(class = 'authentication') AS authentication,
-    countIf(class = 'rate_limit') AS rate_limit,
-    countIf(class = 'transient') AS transient,
-    countIf(class = 'permanent') AS permanent
-  FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
-  WHERE SpanKind = 'Client' AND ({service:String} = '' OR ServiceName = {service:String})
-  GROUP BY h
-)
+-- description: Each service → dependency edge of the range's logical outbound calls (CLIENT and PRODUCER spans; the dependency is faultline_call_dependency, sql/schema/006): calls, retries and misrouted retries (each SDK-internal attempt counted) and p50/p95 latency in ms from the dependency_calls_1m rollup, first-hand failures by class from first_hand_failures over failures.dependency, error rate = first-hand failures / calls, and the edge's {per_edge} most frequent first-hand (class, code, count). Filters: service, source, dependency; class keeps only the edges with first-hand failures of that class and counts only those. At most 500 edges, most failures first (the page sorts by budget consumed).
+WITH
+  edges AS (
+    SELECT
+      ServiceName AS service,
+      dependency,
+      sum(calls) AS calls,
+      sum(retries) AS retries,
+      sum(misrouted) AS misrouted,
+      quantilesMerge(0.5, 0.95)(latency_ns) AS latency
+    FROM dependency_calls_1m
+    WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
+      AND SpanKind IN ('Client', 'Producer')
+      AND dependency != ''
+      AND ({service:String} = '' OR ServiceName = {service:String})
+      AND ({source:String} = '' OR source = {source:String})
+      AND ({dependency:String} = '' OR dependency = {dependency:String})
+    GROUP BY service, dependency
+  ),
+  -- One pass over the range's first-hand failures gives both the counts by class and the top codes.
+  first_hand AS (
+    SELECT
+      service,
+      dependency,
+      sumIf(n, class = 'validation') AS validation,
+      sumIf(n, class = 'authentication') AS authentication,
+      sumIf(n, class = 'rate_limit') AS rate_limit,
+      sumIf(n, class = 'transient') AS transient,
+      sumIf(n, class = 'permanent') AS permanent,
+      sum(n) AS failures,
+      arraySlice(arraySort(c -> (-toInt64(c.3), c.1, c.2), groupArray((class, code, n))), 1, {per_edge:UInt32}) AS top_codes
+    FROM (
+      SELECT ServiceName AS service, dependency, class, code, count() AS n
+      FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+      WHERE SpanKind IN ('Client', 'Producer')
+        AND dependency != ''
+        AND ({service:String} = '' OR ServiceName = {service:String})
+        AND ({source:String} = '' OR source = {source:String})
+        AND ({dependency:String} = '' OR dependency = {dependency:String})
+        AND ({class:String} = '' OR class = {class:String})
+      GROUP BY service, dependency, class, code
+    )
+    GROUP BY service, dependency
+  )
 SELECT
-  ServiceName AS service,
-  faultline_dependency(SpanAttributes) AS dependency,
-  sum(greatest(1, toUInt16OrZero(SpanAttributes['faultline.attempts']))) AS calls,
-  sum(fh.validation) AS validation,
-  sum(fh.authentication) AS authentication,
-  sum(fh.rate_limit) AS rate_limit,
-  sum(fh.transient) AS transient,
-  sum(fh.permanent) AS permanent,
-  validation + authentication + rate_limit + transient + permanent AS failures,
-  if(calls = 0, 0, failures / calls) AS error_rate,
-  quantile(0.5)(Duration) / 1e6 AS p50_ms,
-  quantile(0.95)(Duration) / 1e6 AS p95_ms
-FROM otel_traces AS t
-LEFT JOIN fh ON cityHash64(t.TraceId, t.SpanId) = fh.h
-WHERE t.Timestamp >= {from:DateTime} AND t.Timestamp < {to:DateTime}
-  AND faultline_span_kind(t.SpanKind) = 'Client'
-  AND faultline_call_role(t.SpanName, t.SpanAttributes, t.StatusCode) = ''
-  AND ({service:String} = '' OR t.ServiceName = {service:String})
-  AND dependency != ''
-GROUP BY service, dependency
+  e.service AS service,
+  e.dependency AS dependency,
+  e.calls AS calls,
+  e.retries AS retries,
+  e.misrouted AS misrouted,
+  f.validation AS validation,
+  f.authentication AS authentication,
+  f.rate_limit AS rate_limit,
+  f.transient AS transient,
+  f.permanent AS permanent,
+  f.failures AS failures,
+  f.top_codes AS top_codes,
+  if(e.calls = 0, 0, f.failures / e.calls) AS error_rate,
+  e.latency[1] / 1e6 AS p50_ms,
+  e.latency[2] / 1e6 AS p95_ms
+FROM edges AS e
+LEFT JOIN first_hand AS f ON f.service = e.service AND f.dependency = e.dependency
+WHERE {class:String} = '' OR f.failures > 0
 ORDER BY failures DESC, calls DESC, service, dependency
 LIMIT 500

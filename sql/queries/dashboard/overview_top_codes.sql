@@ -1,7 +1,8 @@
 -- name: overview_top_codes
--- description: The most frequent first-hand failure codes per service in a time range (first_hand_failures), with the span that failed, the retryable count, the last occurrence and an example message.
+-- description: The most frequent first-hand failure codes per service and dependency (failures.dependency) in a time range (first_hand_failures), with the span that failed, the retryable count, the last occurrence and an example message.
 SELECT
   ServiceName AS service,
+  dependency,
   class,
   source,
   code,
@@ -14,6 +15,8 @@ SELECT
 FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})
-GROUP BY service, class, source, code
-ORDER BY failures DESC, service, class, source, code
+  AND ({class:String} = '' OR class = {class:String})
+  AND ({dependency:String} = '' OR dependency = {dependency:String})
+GROUP BY service, dependency, class, source, code
+ORDER BY failures DESC, service, dependency, class, source, code
 LIMIT {limit:UInt32}
