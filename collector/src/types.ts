@@ -222,6 +222,15 @@ export interface WriterStats {
 
 export interface WriterOptions {
   /**
+   * What a deduplication token covers (env FAULTLINE_INSERT_DEDUP). `segment` (default): each
+   * write-ahead segment inserts under a token derived from its rows, so replays of it are stored
+   * once; a client's retry of an export lands again (at least once). `request`: each export is a
+   * segment of its own (one INSERT per export), so a retry of the same export, on this collector or
+   * another one writing to the same ClickHouse, is stored once while it is within the tables'
+   * deduplication window (the last 1,000 inserts). Costs one INSERT per export: batch exports large.
+   */
+  insertDedup?: 'segment' | 'request';
+  /**
    * When `write` resolves. `wal` (default): once the rows are appended to a write-ahead segment in
    * `spoolDir` and fsync'd (one fsync shared by all concurrent writes); a background inserter then
    * INSERTs whole segments in order, so batches are no longer capped by the spans clients hold in

@@ -23,6 +23,16 @@ export interface BackfillStep {
 export const BACKFILL_STEPS: readonly BackfillStep[] = [
   {
     kind: 'backfill',
+    version: 40,
+    name: 'dependency_calls_1m',
+    views: ['dependency_calls_1m_mv'],
+    target: 'dependency_calls_1m',
+    targetTime: 'minute',
+    source: 'otel_traces',
+    sourceTime: 'Timestamp',
+  },
+  {
+    kind: 'backfill',
     version: 500,
     name: 'workflows_rollup',
     views: ['workflows_rollup_mv_v2'],

@@ -7,6 +7,16 @@ import type { WriterOptions } from '../types.js';
 
 export type ResolvedWriterOptions = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string };
 
+function insertDedupOf(o: WriterOptions): 'segment' | 'request' {
+  const value = o.insertDedup ?? (process.env.FAULTLINE_INSERT_DEDUP || 'segment');
+  if (value !== 'segment' && value !== 'request') {
+    throw new Error(
+      `writer option insertDedup (env FAULTLINE_INSERT_DEDUP) must be "segment" (replays once; retries at least once) or "request" (a retried export once, across collectors), got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
 function ackAfterOf(o: WriterOptions): 'insert' | 'wal' {
   const value = o.ackAfter ?? (process.env.FAULTLINE_WRITER_ACK || 'wal');
   if (value !== 'insert' && value !== 'wal') {
@@ -78,6 +88,7 @@ export function resolveWriterOptions(o: WriterOptions, dataDir?: string): Resolv
     maxConcurrentInserts: o.maxConcurrentInserts ?? 2,
     insertTimeoutMs: o.insertTimeoutMs ?? 30_000,
     table: o.table ?? 'otel_traces',
+    insertDedup: insertDedupOf(o),
     // Through a cluster's Distributed table an insert must wait for the shards (cluster-settings.ts).
     insertSettings:
       o.insertSettings ??

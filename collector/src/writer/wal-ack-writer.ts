@@ -11,12 +11,14 @@ import { recoverOpenSegments, WalSegment } from './wal-segment.js';
 
 interface Group {
   chunks: string[];
+  /** Rows of each chunk (one chunk per write). */
+  counts: number[];
   rows: number;
   bytes: number;
   waiters: { resolve(): void; reject(err: unknown): void }[];
 }
 
-const emptyGroup = (): Group => ({ chunks: [], rows: 0, bytes: 0, waiters: [] });
+const emptyGroup = (): Group => ({ chunks: [], counts: [], rows: 0, bytes: 0, waiters: [] });
 
 /**
  * The `ackAfter: 'wal'` writer (the default): `write` resolves once its rows are in a write-ahead
@@ -114,17 +116,47 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
     return known.length > 0 ? Math.min(...known) : null;
   }
 
+  // insertDedup 'request': each write is a segment of its own, sealed at once, so a request's rows
+  // insert as one block under their content token whichever collector received them.
+  const perRequest = o.insertDedup === 'request';
+
   function shouldSeal(): boolean {
     if (!active || active.rows === 0) return false;
+    if (perRequest) return true;
     if (draining || settling > 0 || active.rows >= o.maxBatchSpans || active.bytes >= o.maxBatchBytes)
       return true;
     // Nothing sealed waits for the inserter: a segment old enough goes now rather than at full size.
     return !spool.peek() && Date.now() - active.openedAt >= o.maxBatchDelayMs;
   }
 
+  /** The next group to append: all that waits, or (per-request segments) the first write alone. */
+  function takeGroup(): Group {
+    if (!perRequest || group.chunks.length <= 1) {
+      const g = group;
+      group = emptyGroup();
+      return g;
+    }
+    const rows = group.counts[0]!;
+    const chunk = group.chunks[0]!;
+    const first: Group = {
+      chunks: [chunk],
+      counts: [rows],
+      rows,
+      bytes: chunk.length,
+      waiters: [group.waiters[0]!],
+    };
+    group = {
+      chunks: group.chunks.slice(1),
+      counts: group.counts.slice(1),
+      rows: group.rows - rows,
+      bytes: group.bytes - chunk.length,
+      waiters: group.waiters.slice(1),
+    };
+    return first;
+  }
+
   async function appendGroup(): Promise<void> {
-    const g = group;
-    group = emptyGroup();
+    const g = takeGroup();
     writing = { rows: g.rows, bytes: g.bytes };
     try {
       active ??= await WalSegment.create(spool);
@@ -287,6 +319,7 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
         (body) =>
           new Promise<void>((resolve, reject) => {
             group.chunks.push(body);
+            group.counts.push(rows.length);
             group.rows += rows.length;
             group.bytes += body.length;
             group.waiters.push({ resolve, reject });

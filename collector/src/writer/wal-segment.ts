@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { type FileHandle, open, readFile, stat, truncate, unlink } from 'node:fs/promises';
 import { countRows } from './row-isolation.js';
 import { fsyncDir, openSegmentPath, type Spool } from './spool.js';
@@ -19,6 +19,9 @@ export class WalSegment {
   firstAckAt: number | null = null;
   #closed = false;
   #token: string | undefined;
+  // The token is derived from the rows, so the same rows sealed anywhere (a replay, or another
+  // collector given the same request in `insertDedup: 'request'` mode) insert under the same token.
+  readonly #hash: Hash = createHash('sha256');
 
   private constructor(
     private readonly spool: Spool,
@@ -63,6 +66,7 @@ export class WalSegment {
     }
     this.bytes += data.length;
     this.rows += rows;
+    this.#hash.update(data);
     this.firstAckAt ??= Date.now();
   }
 
@@ -76,7 +80,7 @@ export class WalSegment {
       await this.handle.close();
       this.#closed = true;
     }
-    this.#token ??= `fl-${randomUUID()}`;
+    this.#token ??= contentToken(this.#hash);
     const since = this.firstAckAt ?? this.openedAt;
     await this.spool.adopt(this.file, this.seq, this.rows, this.#token, this.bytes, since);
   }
@@ -108,9 +112,25 @@ export class WalSegment {
         await handle.close();
       }
     }
-    await spool.adopt(file, seq, rows, `fl-${randomUUID()}`, end, since);
+    await spool.adopt(
+      file,
+      seq,
+      rows,
+      contentToken(createHash('sha256').update(data.subarray(0, end))),
+      end,
+      since,
+    );
     return rows;
   }
+}
+
+/**
+ * A segment's deduplication token from its bytes: `fl-` and 40 hex digits of their SHA-256. Equal
+ * rows give equal tokens, which is what lets ClickHouse drop a repeat of them (within its
+ * deduplication window) whoever inserts it.
+ */
+export function contentToken(hash: Hash): string {
+  return `fl-${hash.digest('hex').slice(0, 40)}`;
 }
 
 /**

@@ -162,8 +162,9 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     );
     expect(targets).toEqual({
       otel_traces_trace_id_ts_mv: 'otel_traces_trace_id_ts_local',
-      failures_mv_v2: 'failures_local',
-      failures_prior_attempts_mv: 'failures_local',
+      failures_mv_v3: 'failures_local',
+      failures_prior_attempts_mv_v2: 'failures_local',
+      dependency_calls_1m_mv: 'dependency_calls_1m_local',
       retry_attempts_mv_v2: 'retry_attempts_local',
       retry_attempts_prior_mv: 'retry_attempts_local',
       calls_1m_mv_v2: 'calls_1m_local',
@@ -205,6 +206,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     expect(on('workflows_rollup')).toHaveLength(7);
     expect(on('failures')).toEqual([
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `propagated` Bool DEFAULT false AFTER misrouted_retry)',
+      "ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `dependency` LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER propagated)",
     ]);
   });
 
@@ -286,7 +288,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     expect(ttl).toContain(
       'ALTER TABLE default.failures_local ON CLUSTER prod MODIFY TTL toDateTime(Timestamp) + toIntervalDay(7)',
     );
-    expect(ttl).toHaveLength(7);
+    expect(ttl).toHaveLength(8);
     expect(ttl.every((s) => /^ALTER TABLE default\.\w+_local ON CLUSTER prod MODIFY TTL /.test(s))).toBe(
       true,
     );

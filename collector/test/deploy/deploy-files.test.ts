@@ -167,6 +167,8 @@ describe.each(COMPOSE_FILES)('%s', (file) => {
       }
     // Collectors share one volume, each with its own write-ahead log (a directory is locked by one process).
     expect(c.services.collector!.environment!.FAULTLINE_SPOOL_DIR).toBe('/data/wal/{hostname}');
+    // Behind one address a retry may land on another collector: stored once (test/server-mode/two-collectors).
+    expect(c.services.collector!.environment!.FAULTLINE_INSERT_DEDUP).toBe('request');
     expect(c.services.clickhouse?.volumes ?? c.services['ch-s1r1']!.volumes).toContainEqual(
       './deploy/clickhouse/initdb:/docker-entrypoint-initdb.d:ro',
     );

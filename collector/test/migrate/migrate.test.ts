@@ -68,7 +68,7 @@ describe('the migrator', () => {
       ...Array.from({ length: 3 }, (_, i) => failure(T - HOUR + i * 1000, '57P01', `wf-b-${i % 2}`)),
     ];
     await insertBatch(store.client, serializeRows(before));
-    for (const t of ['failure_codes_1m', 'retry_attempts', 'workflows_rollup'])
+    for (const t of ['failure_codes_1m', 'retry_attempts', 'workflows_rollup', 'dependency_calls_1m'])
       await store.client.command({ query: `TRUNCATE TABLE ${t}` });
     await store.client.command({
       query: "ALTER TABLE schema_migrations DELETE WHERE kind = 'backfill'",
@@ -81,6 +81,7 @@ describe('the migrator', () => {
 
     const plan = await planMigration(store.client, sqlDir);
     expect(plan.backfills.map((b) => b.target)).toEqual([
+      'dependency_calls_1m',
       'workflows_rollup',
       'failure_codes_1m',
       'retry_attempts',
@@ -91,8 +92,8 @@ describe('the migrator', () => {
       backfill: true,
       onProgress: (l) => lines.push(l),
     });
-    expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/^\[backfill 2\/3\] failure_codes_1m: 8 failures row\(s\) before /);
+    expect(lines).toHaveLength(4);
+    expect(lines[2]).toMatch(/^\[backfill 3\/4\] failure_codes_1m: 8 failures row\(s\) before /);
 
     const codes = await rows<{ code: string; n: string }>(
       'SELECT code, toString(sum(failures)) AS n FROM failure_codes_1m GROUP BY code ORDER BY code',
@@ -103,6 +104,11 @@ describe('the migrator', () => {
     ]);
     const [attempts] = await rows<{ n: string }>('SELECT toString(count()) AS n FROM retry_attempts');
     expect(attempts!.n).toBe('10');
+    // Every failure is a client call of orders to api.stripe.com (the fixture's server.address).
+    const deps = await rows<{ dependency: string; calls: string; failures: string }>(
+      "SELECT dependency, toString(sum(calls)) AS calls, toString(sum(failures)) AS failures FROM dependency_calls_1m WHERE ServiceName = 'orders' GROUP BY dependency",
+    );
+    expect(deps).toEqual([{ dependency: 'api.stripe.com', calls: '10', failures: '10' }]);
     const workflows = await rows<{ id: string; failures: string }>(
       "SELECT correlation_id AS id, toString(sum(failure_count)) AS failures FROM workflows_rollup WHERE correlation_id != '' GROUP BY id ORDER BY id",
     );
