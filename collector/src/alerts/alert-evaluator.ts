@@ -103,19 +103,34 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
 
   async function breakdown(service: string, fromS: number, toS: number): Promise<AlertBreakdown> {
     const { rows } = await store.runNamed<Row>('alerts/alert_breakdown', { service, from: fromS, to: toS });
-    const top = rows[0];
+    // Rows are per class × source × code × dependency: the top code sums over its dependencies.
+    const byCode = new Map<string, { class: string; source: string; code: string; failures: number }>();
+    const byDependency = new Map<string, number>();
+    for (const r of rows) {
+      const n = Number(r.failures);
+      const key = `${r.class}\0${r.source}\0${r.code}`;
+      const c = byCode.get(key) ?? {
+        class: String(r.class),
+        source: String(r.source),
+        code: String(r.code),
+        failures: 0,
+      };
+      c.failures += n;
+      byCode.set(key, c);
+      const dep = String(r.dependency ?? '');
+      if (dep !== '') byDependency.set(dep, (byDependency.get(dep) ?? 0) + n);
+    }
+    // Ties keep the query's order (failures, then class, source, code): the first maximum wins.
+    let top: AlertBreakdown['top'] = null;
+    for (const c of byCode.values()) if (top === null || c.failures > top.failures) top = c;
+    let dep: [string, number] | null = null;
+    for (const d of byDependency) if (dep === null || d[1] > dep[1]) dep = d;
     return {
       classes: [],
-      topSource: top ? String(top.source) : null,
-      topCode: top ? String(top.code) : null,
-      top: top
-        ? {
-            class: String(top.class),
-            source: String(top.source),
-            code: String(top.code),
-            failures: Number(top.failures),
-          }
-        : null,
+      topSource: top?.source ?? null,
+      topCode: top?.code ?? null,
+      top,
+      topDependency: dep ? { name: dep[0], failures: dep[1] } : null,
     };
   }
 
@@ -143,6 +158,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       ? `${Math.round(f.classes[0].share * 100)}% ${f.classes[0].class}`
       : 'no class';
     const from = b.top && b.top.class === f.classes[0]?.class ? ` from ${b.top.source} ${b.top.code}` : '';
+    const calling = b.topDependency ? ` (${b.topDependency.name})` : '';
     return {
       key: f.key,
       alertname: f.alertname,
@@ -157,7 +173,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       burnShort: f.burnShort,
       burn: f.burn,
       breakdown: b,
-      summary: `${f.service}: ${f.burnLong.toFixed(1)}× burn over ${f.rule.long} (${f.burnShort.toFixed(1)}× over ${f.rule.short}), ${share}${from}`,
+      summary: `${f.service}: ${f.burnLong.toFixed(1)}× burn over ${f.rule.long} (${f.burnShort.toFixed(1)}× over ${f.rule.short}), ${share}${from}${calling}`,
       dashboardUrl: link(f.service, fromS, toS),
     };
   }

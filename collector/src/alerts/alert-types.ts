@@ -8,6 +8,8 @@ export interface AlertBreakdown {
   topCode: string | null;
   /** The class × source × code with the most failures, e.g. rate_limit / sdk / ThrottlingException. */
   top: { class: string; source: string; code: string; failures: number } | null;
+  /** The dependency most of those failures called (failures.dependency), where one was named. */
+  topDependency?: { name: string; failures: number } | null;
 }
 
 /** One alert as the receivers get it. */

@@ -22,5 +22,6 @@ export function alertmanagerPayload(notices: readonly AlertNotice[]): unknown[] 
 export function describeBreakdown(n: AlertNotice): string {
   const classes = n.breakdown.classes.map((c) => `${Math.round(c.share * 100)}% ${c.class}`).join(', ');
   const top = n.breakdown.top;
-  return `${classes || 'no counted failures'}${top ? `; top: ${top.class} from ${top.source} ${top.code} (${top.failures})` : ''}`;
+  const dep = n.breakdown.topDependency;
+  return `${classes || 'no counted failures'}${top ? `; top: ${top.class} from ${top.source} ${top.code} (${top.failures})` : ''}${dep ? `; top dependency: ${dep.name} (${dep.failures})` : ''}`;
 }

@@ -112,13 +112,16 @@ describe('burn-rate alerts', () => {
       code: 'ThrottlingException',
       failures: 30,
     });
-    expect(page?.summary).toContain('100% rate_limit from sdk ThrottlingException');
+    expect(page?.summary).toContain('100% rate_limit from sdk ThrottlingException (api.stripe.com)');
+    // The fixture's calls name server.address api.stripe.com: the dependency that burns.
+    expect(page?.breakdown.topDependency).toEqual({ name: 'api.stripe.com', failures: 30 });
     const inAm = (await am.alerts()).filter(
       (a) => a.labels.service === 'payments' && a.labels.severity === 'page',
     );
     expect(inAm).toHaveLength(1);
     expect(inAm[0]?.labels).toMatchObject({ alertname: 'ErrorBudgetBurn', class: 'rate_limit' });
     expect(inAm[0]?.annotations.dashboard).toContain('service=payments');
+    expect(inAm[0]?.annotations.description).toContain('top dependency: api.stripe.com (30)');
   });
 
   it('opens a ticket for a slow burn without paging, and a healthy service never alerts', async () => {

@@ -1,12 +1,13 @@
 -- name: alert_breakdown
--- description: What a burn-rate alert's long window burned: first-hand failures of the service's logical outbound calls (first_hand_failures, CLIENT and PRODUCER spans, as budget_failures counts them) by class, source and code in [{from}, {to}).
+-- description: What a burn-rate alert's long window burned: first-hand failures of the service's logical outbound calls (first_hand_failures, CLIENT and PRODUCER spans, as budget_failures counts them) by class, source, code and the dependency called (failures.dependency, '' where no attribute named it) in [{from}, {to}).
 SELECT
   class,
   source,
   code,
+  dependency,
   count() AS failures
 FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE SpanKind IN ('Client', 'Producer')
   AND ServiceName = {service:String}
-GROUP BY class, source, code
-ORDER BY failures DESC, class, source, code
+GROUP BY class, source, code, dependency
+ORDER BY failures DESC, class, source, code, dependency
