@@ -58,6 +58,48 @@ describe('failure groups', () => {
     await page.getByRole('tree').waitFor();
   });
 
+  it('shows what is new since the range start in one click, and in one version in one more', async () => {
+    const codes = () =>
+      page.getByTestId('failure-group').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code')));
+    await page.goto(`${app.dashboardUrl}/failures?range=1h`);
+    await page.getByTestId('state-new').click();
+    await page.waitForURL(/state=new/);
+    expect(await codes()).toEqual(['422']);
+    await page.getByTestId('state-regressed').click();
+    await page.waitForURL(/state=regressed/);
+    expect(await codes()).toEqual(['40P01']);
+    // Every group here was seen in 2.0.0; its chip keeps the new ones of that release.
+    await page.goto(`${app.dashboardUrl}/failures?range=1h`);
+    await page.getByTestId('group-version').first().click();
+    await page.waitForURL(/version=2\.0\.0/);
+    expect(await codes()).toEqual(['422']);
+    await expect(page.getByTestId('version-filter').textContent()).resolves.toContain('2.0.0');
+    await page.goto(`${app.dashboardUrl}/failures?range=1h&state=new&version=1.0.0`);
+    expect(await codes()).toEqual([]);
+  });
+
+  it('narrows by class and by dependency, and links a group’s dependency to its edge', async () => {
+    const codes = () =>
+      page.getByTestId('failure-group').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code')));
+    await page.goto(`${app.dashboardUrl}/failures?range=1h&class=transient`);
+    expect(await codes()).toEqual(['40P01']);
+    await page.goto(
+      `${app.dashboardUrl}/failures?range=1h&dependency=${encodeURIComponent('api.pay.example')}`,
+    );
+    expect((await codes()).sort()).toEqual(['422', '429']);
+    const edge = await page
+      .getByTestId('failure-group')
+      .first()
+      .locator('td')
+      .nth(2)
+      .locator('a')
+      .getAttribute('href');
+    const target = new URL(edge!, app.dashboardUrl);
+    expect(target.pathname).toBe('/dependencies');
+    expect(target.searchParams.get('service')).toBe('cart');
+    expect(target.searchParams.get('dependency')).toBe('api.pay.example');
+  });
+
   it('the nav links to the Failures page', async () => {
     await page.goto(`${app.dashboardUrl}/?range=1h`);
     await expect(page.getByRole('link', { name: 'Failures' }).getAttribute('href')).resolves.toMatch(

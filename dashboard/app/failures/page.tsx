@@ -4,10 +4,17 @@ import type { SearchParams } from '../../src/lib/dashboard-params';
 
 export const dynamic = 'force-dynamic';
 
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() ?? '';
+
 export default async function FailuresPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = await searchParams;
+  // "New since": the range's start is the moment (pick it in the range controls), state=new the
+  // groups first seen after it; a version chip narrows to the groups seen in that release.
+  const state = one(sp.state);
+  const version = one(sp.version).slice(0, 100);
   return (
-    <PageFrame title="Failures" searchParams={await searchParams}>
-      {(params) => <DBFailureGroups params={params} />}
+    <PageFrame title="Failures" searchParams={sp} showFailureFilters>
+      {(params) => <DBFailureGroups params={params} state={state} version={version} />}
     </PageFrame>
   );
 }

@@ -7,6 +7,7 @@ import { visibleText } from '../lib/visible-text';
 import {
   FAILURE_GROUP_LOOKBACK_DAYS,
   FAILURE_GROUP_QUIET_HOURS,
+  FAILURE_GROUP_STATES,
   type FailureGroup,
   failureGroupExtraParams,
   loadFailureGroups,
@@ -20,10 +21,28 @@ function trendText(g: FailureGroup): string {
 }
 
 /** Failure groups (service, dependency, class, code): which are new, which came back, which grow. */
-export async function DBFailureGroups({ params }: { params: DashboardParams }) {
-  const groups = await loadFailureGroups(params);
+export async function DBFailureGroups({
+  params,
+  state = '',
+  version = '',
+}: {
+  params: DashboardParams;
+  /** Only the groups of this state ('' = all). */
+  state?: string;
+  /** Only the groups seen in this service.version ('' = all). */
+  version?: string;
+}) {
+  const all = await loadFailureGroups(params);
   const counts = { new: 0, regressed: 0, ongoing: 0 };
-  for (const g of groups) counts[g.state] += 1;
+  for (const g of all) counts[g.state] += 1;
+  const groups = all.filter(
+    (g) => (state === '' || g.state === state) && (version === '' || g.versions.includes(version)),
+  );
+  // This page with the state and version filters changed ('' removes one), the others kept.
+  const here = (extra: { state?: string; version?: string }) => {
+    const next = { state, version, ...extra };
+    return dashboardHref('/failures', params, { state: next.state || null, version: next.version || null });
+  };
   return (
     <section className="panel" aria-labelledby="groups-title">
       <h2 id="groups-title">Failure groups: service × dependency × class × code</h2>
@@ -43,6 +62,26 @@ export async function DBFailureGroups({ params }: { params: DashboardParams }) {
       <p data-testid="groups-summary">
         {counts.new} new, {counts.regressed} regressed, {counts.ongoing} ongoing
       </p>
+      <nav aria-label="Failure group state" className="filter-links" data-testid="state-filter">
+        Show:{' '}
+        {(['', ...FAILURE_GROUP_STATES] as const).map((s) => (
+          <span key={s || 'all'}>
+            {state === s ? (
+              <strong aria-current="true">{s || 'all'}</strong>
+            ) : (
+              <Link data-testid={`state-${s || 'all'}`} href={here({ state: s })}>
+                {s === 'new' ? 'new since the range start' : s || 'all'}
+              </Link>
+            )}{' '}
+          </span>
+        ))}
+        {version ? (
+          <span data-testid="version-filter">
+            · in version <code>{visibleText(version)}</code> (
+            <Link href={here({ version: '' })}>any version</Link>)
+          </span>
+        ) : null}
+      </nav>
       {groups.length === 0 ? (
         <p className="muted" data-testid="groups-empty">
           No first-hand failure in this range.
@@ -88,7 +127,20 @@ export async function DBFailureGroups({ params }: { params: DashboardParams }) {
                 <td>
                   <Link href={dashboardHref('/', params, { service: g.serviceId })}>{g.service}</Link>
                 </td>
-                <td>{g.dependency ? <code>{g.dependency}</code> : <span className="muted">—</span>}</td>
+                <td>
+                  {g.dependencyId ? (
+                    <Link
+                      href={dashboardHref('/dependencies', params, {
+                        service: g.serviceId,
+                        dependency: g.dependencyId,
+                      })}
+                    >
+                      <code>{g.dependency}</code>
+                    </Link>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
                 <td>
                   <ClassBadge value={g.class} />
                 </td>
@@ -101,7 +153,20 @@ export async function DBFailureGroups({ params }: { params: DashboardParams }) {
                 <td className={g.trend > 0 ? 'bad nowrap' : 'nowrap'}>{trendText(g)}</td>
                 <td className="nowrap">{formatTimeUtc(g.firstSeen)}</td>
                 <td className="nowrap">{formatTimeUtc(g.lastSeen)}</td>
-                <td>{g.versions.length > 0 ? g.versions.join(', ') : <span className="muted">—</span>}</td>
+                <td>
+                  {g.versions.length > 0 ? (
+                    g.versions.map((v, i) => (
+                      <span key={v}>
+                        {i > 0 ? ', ' : ''}
+                        <Link data-testid="group-version" href={here({ version: v, state: 'new' })}>
+                          {visibleText(v)}
+                        </Link>
+                      </span>
+                    ))
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
                 <td>
                   {g.exampleCorrelationId ? (
                     <Link

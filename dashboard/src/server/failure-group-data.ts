@@ -1,4 +1,7 @@
 import { type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
+
+export const FAILURE_GROUP_STATES = ['new', 'regressed', 'ongoing'] as const;
+
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 /** How far back a group's first occurrence is looked for (failure_groups.sql's lookback_from). */
@@ -6,7 +9,7 @@ export const FAILURE_GROUP_LOOKBACK_DAYS = 7;
 /** A group is regressed when it was seen before but not in this many hours before the range. */
 export const FAILURE_GROUP_QUIET_HOURS = 24;
 
-export type FailureGroupState = 'new' | 'regressed' | 'ongoing';
+export type FailureGroupState = (typeof FAILURE_GROUP_STATES)[number];
 
 export interface FailureGroup {
   /** Shown text (visibleText); the `*Id` fields are the exact values, for links and keys. */
@@ -32,10 +35,23 @@ export interface FailureGroup {
   exampleTraceId: string;
 }
 
-/** failure_groups.sql's parameters beyond the filters: the previous range's start and the lookback's. */
-export function failureGroupExtraParams(p: DashboardParams): { prev_from: number; lookback_from: number } {
+/**
+ * failure_groups.sql's parameters beyond the time, service and source filters: the class and
+ * dependency filters, the previous range's start and the lookback's.
+ */
+export function failureGroupExtraParams(p: DashboardParams): {
+  class: string;
+  dependency: string;
+  prev_from: number;
+  lookback_from: number;
+} {
   const { fromS, toS } = p.range;
-  return { prev_from: fromS - (toS - fromS), lookback_from: fromS - FAILURE_GROUP_LOOKBACK_DAYS * 86_400 };
+  return {
+    class: p.class,
+    dependency: p.dependency,
+    prev_from: fromS - (toS - fromS),
+    lookback_from: fromS - FAILURE_GROUP_LOOKBACK_DAYS * 86_400,
+  };
 }
 
 /** (service, dependency, class, code) groups of the range, newest and growing first (failure_groups.sql). */

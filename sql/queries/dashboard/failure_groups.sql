@@ -1,35 +1,33 @@
 -- name: failure_groups
--- description: Failure groups of the range: each (service, dependency, class, code) of the range's first-hand failures (first_hand_failures) with its count, the count over the previous range of the same length (prev_from = from - (to - from)) as the trend, last seen, the service.version values it appears in (ResourceAttributes of the failing spans), an example correlation id and trace id, and its state. First seen and the state come from the failures table (rows not marked propagated) over a bounded lookback, lookback_from (the dashboard passes from - 7 days) to from: "new" when no earlier row of the group is in the lookback (first seen inside the range), "regressed" when earlier rows exist but none in the 24 hours before from (quiet for a day, seen again), else "ongoing". Dependency (faultline_dependency, sql/schema/006, client spans only) and version are read from otel_traces for those failure rows only, pruned by service, span name and time. Newest and growing first, at most 500 groups.
+-- description: Failure groups of the range: each (service, dependency, class, code) of the range's first-hand failures (first_hand_failures) with its count, the count over the previous range of the same length (prev_from = from - (to - from)) as the trend, last seen, the service.version values it appears in (ResourceAttributes of the failing spans), an example correlation id and trace id, and its state. First seen and the state come from the failures table (rows not marked propagated) over a bounded lookback, lookback_from (the dashboard passes from - 7 days) to from: "new" when no earlier row of the group is in the lookback (first seen inside the range), "regressed" when earlier rows exist but none in the 24 hours before from (quiet for a day, seen again), else "ongoing". Dependency is the failure row's own (failures.dependency, computed once at ingest by faultline_call_dependency, sql/schema/006); the version is read from otel_traces for the range's failure rows only, pruned by service, span name and time. The class and dependency filters narrow the groups ('' = all). Newest and growing first, at most 500 groups.
 WITH
 cur AS (
-  SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, class, source, code, Timestamp, correlation_id, TraceId
+  SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, dependency, class, source, code, Timestamp, correlation_id, TraceId
   FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
   WHERE ({service:String} = '' OR ServiceName = {service:String})
     AND ({source:String} = '' OR source = {source:String})
+    AND ({class:String} = '' OR class = {class:String})
+    AND ({dependency:String} = '' OR dependency = {dependency:String})
 ),
 prev AS (
-  SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, class, code, Timestamp
+  SELECT ServiceName, dependency, class, code, Timestamp
   FROM first_hand_failures(from = {prev_from:DateTime}, to = {from:DateTime})
-  WHERE (ServiceName, class, code) IN (SELECT ServiceName, class, code FROM cur)
+  WHERE (ServiceName, dependency, class, code) IN (SELECT ServiceName, dependency, class, code FROM cur)
 ),
 hist AS (
-  SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, class, code, Timestamp
+  SELECT ServiceName, dependency, class, code, Timestamp
   FROM failures
   WHERE Timestamp >= {lookback_from:DateTime} AND Timestamp < {from:DateTime}
     AND NOT propagated
-    AND (ServiceName, class, code) IN (SELECT ServiceName, class, code FROM cur)
+    AND (ServiceName, dependency, class, code) IN (SELECT ServiceName, dependency, class, code FROM cur)
 ),
 spans AS (
   SELECT cityHash64(TraceId, SpanId) AS h,
-    if(faultline_span_kind(SpanKind) = 'Client', faultline_dependency(SpanAttributes), '') AS dependency,
     substringUTF8(ResourceAttributes['service.version'], 1, 100) AS version
   FROM otel_traces
-  WHERE Timestamp >= least({lookback_from:DateTime}, {prev_from:DateTime}) AND Timestamp < {to:DateTime}
-    AND (ServiceName, SpanName) IN (
-      SELECT ServiceName, SpanName FROM cur
-      UNION DISTINCT SELECT ServiceName, SpanName FROM hist
-      UNION DISTINCT SELECT ServiceName, SpanName FROM prev)
-    AND cityHash64(TraceId, SpanId) IN (SELECT h FROM cur UNION ALL SELECT h FROM hist UNION ALL SELECT h FROM prev)
+  WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+    AND (ServiceName, SpanName) IN (SELECT ServiceName, SpanName FROM cur)
+    AND cityHash64(TraceId, SpanId) IN (SELECT h FROM cur)
   LIMIT 1 BY h
 ),
 g AS (
@@ -46,13 +44,13 @@ g AS (
 ),
 p AS (
   SELECT ServiceName AS service, dependency, class, code, count() AS previous
-  FROM prev LEFT JOIN spans USING (h)
+  FROM prev
   GROUP BY service, dependency, class, code
 ),
 e AS (
   SELECT ServiceName AS service, dependency, class, code,
     count() AS earlier, min(Timestamp) AS first_earlier, max(Timestamp) AS last_earlier
-  FROM hist LEFT JOIN spans USING (h)
+  FROM hist
   GROUP BY service, dependency, class, code
 )
 SELECT
