@@ -45,4 +45,32 @@ describe('table links', () => {
     expect(serviceLinks.length).toBeGreaterThanOrEqual(2); // services and first failure
     for (const href of serviceLinks) expect(href).toMatch(/^\/\?.*service=cart/);
   });
+  it('links the known columns of SQL console results: requests, spans, services, dependencies', async () => {
+    await page.goto(`${app.dashboardUrl}/sql`);
+    await page
+      .getByTestId('sql-editor')
+      .fill(
+        "SELECT ServiceName, TraceId, SpanId, correlation_id, dependency, code FROM failures WHERE code = '422' ORDER BY Timestamp LIMIT 1",
+      );
+    await page.getByTestId('run-sql').click();
+    const cells = page.getByTestId('sql-table').locator('tbody tr').first().locator('td');
+    await cells.first().waitFor();
+    const texts = await cells.allTextContents();
+    const hrefs = await cells.evaluateAll((tds) =>
+      tds.map((td) => td.querySelector('a')?.getAttribute('href') ?? null),
+    );
+    const [service, trace, span, correlation, dependency] = texts;
+    expect(hrefs).toEqual([
+      `/?service=${service}`,
+      `/request?id=${trace}`,
+      `/request?id=${trace}&span=${span}`,
+      `/request?id=${correlation}`,
+      `/dependencies?dependency=${encodeURIComponent(dependency!).replace(/%20/g, '+')}&service=${service}`,
+      null,
+    ]);
+    expect(service).toBe('cart');
+    expect(correlation).toMatch(/^groups-422-[01]$/);
+    await cells.nth(3).locator('a').click();
+    await page.getByRole('tree').waitFor();
+  });
 });

@@ -1,7 +1,9 @@
 'use client';
 
 import { useState } from 'react';
+import { resultCellHref } from '../lib/result-links';
 import { toCsv } from '../lib/to-csv';
+import { visibleText } from '../lib/visible-text';
 
 export interface NamedQueryView {
   name: string;
@@ -194,9 +196,20 @@ export function SqlConsole({
                     <tr key={i}>
                       {result.columns.map((c) => {
                         const v = row[c.name];
+                        // Span data: invisible and reordering characters shown as markers.
+                        const shown = visibleText(
+                          typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? ''),
+                        );
+                        const href = resultCellHref(c.name, v, row);
                         return (
                           <td key={c.name}>
-                            {typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '')}
+                            {href ? (
+                              <a href={href} data-testid="sql-cell-link">
+                                {shown}
+                              </a>
+                            ) : (
+                              shown
+                            )}
                           </td>
                         );
                       })}
