@@ -4,5 +4,5 @@
  * OpenTelemetry SDK; the main entry stays the pure core (envelope, classifiers, policies) that the
  * collector and any other caller import without loading OpenTelemetry.
  */
-export { shutdown, start } from './preload/start.js';
-export type { StartOptions } from './preload/types.js';
+export { shutdown, start } from './preload/sdk/start.js';
+export type { StartOptions } from './preload/sdk/types.js';

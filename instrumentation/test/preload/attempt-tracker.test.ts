@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AttemptTracker } from '../../src/preload/attempt-tracker.js';
-import { operationKey } from '../../src/preload/misrouted-retry.js';
+import { AttemptTracker } from '../../src/preload/pipeline/attempt-tracker.js';
+import { operationKey } from '../../src/preload/pipeline/misrouted-retry.js';
 import type { Envelope } from '../../src/types.js';
 
 const envelope = (retryable: boolean, code = retryable ? '503' : '400'): Envelope => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BodyCopy } from '../../src/preload/body-copy.js';
+import { BodyCopy } from '../../src/preload/shared/body-copy.js';
 
 const bytes = (text: string): Buffer => Buffer.from(text, 'utf8');
 

@@ -1,8 +1,8 @@
 import { createServer, get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isPeekable, mayCarryError } from '../../src/preload/body-peek.js';
-import { peekIncomingMessage } from '../../src/preload/incoming-peek.js';
+import { peekIncomingMessage } from '../../src/preload/clients/http/incoming-peek.js';
+import { isPeekable, mayCarryError } from '../../src/preload/shared/body-peek.js';
 
 describe('body peek', () => {
   it('only peeks JSON whose declared length, if any, is within the bound', () => {

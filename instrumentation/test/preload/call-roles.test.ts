@@ -8,9 +8,9 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runInAttempt } from '../../src/policy/attempt-context.js';
-import { readConfig } from '../../src/preload/config.js';
-import { createPreloadState, type PreloadState } from '../../src/preload/preload-state.js';
-import { FaultlineSpanProcessor } from '../../src/preload/span-processor.js';
+import { createPreloadState, type PreloadState } from '../../src/preload/pipeline/preload-state.js';
+import { FaultlineSpanProcessor } from '../../src/preload/pipeline/span-processor.js';
+import { readConfig } from '../../src/preload/sdk/config.js';
 import type { Envelope } from '../../src/types.js';
 
 const THROTTLED = {

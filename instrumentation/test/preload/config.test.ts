@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/preload/config.js';
+import { readConfig } from '../../src/preload/sdk/config.js';
 
 describe('readConfig', () => {
   it('defaults to OTLP/HTTP protobuf on localhost:4318 with every instrumentation', () => {

@@ -6,7 +6,7 @@ import {
   ROOT_CONTEXT,
 } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { CorrelationPropagator, correlationIdOf } from '../../src/preload/correlation.js';
+import { CorrelationPropagator, correlationIdOf } from '../../src/preload/pipeline/correlation.js';
 
 const propagator = new CorrelationPropagator();
 const extract = (headers: Record<string, string>) =>

@@ -1,6 +1,6 @@
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { BoundedBatchProcessor } from '../../src/preload/export-processor.js';
+import { BoundedBatchProcessor } from '../../src/preload/sdk/export-processor.js';
 
 /** An exporter whose callback the test releases, to model a slow or unreachable collector. */
 class HeldExporter implements SpanExporter {

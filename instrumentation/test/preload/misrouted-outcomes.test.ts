@@ -7,10 +7,10 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { classifyError } from '../../src/error/classify-error.js';
-import { readConfig } from '../../src/preload/config.js';
-import { createPreloadState } from '../../src/preload/preload-state.js';
-import { setEnvelope } from '../../src/preload/span-envelope.js';
-import { FaultlineSpanProcessor } from '../../src/preload/span-processor.js';
+import { createPreloadState } from '../../src/preload/pipeline/preload-state.js';
+import { setEnvelope } from '../../src/preload/pipeline/span-envelope.js';
+import { FaultlineSpanProcessor } from '../../src/preload/pipeline/span-processor.js';
+import { readConfig } from '../../src/preload/sdk/config.js';
 
 /** The real SDK and the real span processor; spans are shaped as the HTTP instrumentation makes them. */
 describe('which repeats are misrouted retries', () => {

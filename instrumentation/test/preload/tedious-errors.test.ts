@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelopeFromSpan } from '../../src/preload/fallback-envelope.js';
+import { envelopeFromSpan } from '../../src/preload/pipeline/fallback-envelope.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './helpers/otlp-receiver.js';
 import { bothWaysRuns, type FixtureResult, runBareAndPreloaded } from './helpers/run-fixture.js';
 import { dbClientSpans, envelopeOf, STATUS_ERROR } from './helpers/spans.js';

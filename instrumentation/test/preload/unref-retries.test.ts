@@ -2,7 +2,7 @@ import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { unrefExportRetries } from '../../src/preload/unref-retries.js';
+import { unrefExportRetries } from '../../src/preload/sdk/unref-retries.js';
 
 type Status = 'success' | 'failure' | 'retryable';
 

@@ -1,0 +1,7 @@
+import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { EsmAwareGrpcInstrumentation } from './grpc-esm.js';
+
+/** `grpc`: @grpc/grpc-js client and server spans, with the call's error captured (CJS and ESM). */
+export function grpcInstrumentation(): Instrumentation {
+  return new EsmAwareGrpcInstrumentation();
+}

@@ -1,0 +1,79 @@
+import { EventEmitter, errorMonitor } from 'node:events';
+import { ClientRequest, IncomingMessage } from 'node:http';
+import { diag, type Span } from '@opentelemetry/api';
+import type { HttpInstrumentationConfig } from '@opentelemetry/instrumentation-http';
+import { ATTR_CORRELATION_ID } from '../../../attributes.js';
+import { classifyError } from '../../../error/classify-error.js';
+import { MisroutedRetryError } from '../../pipeline/misrouted-retry.js';
+import type { PreloadState } from '../../pipeline/preload-state.js';
+import { attributesOf, setEnvelope } from '../../pipeline/span-envelope.js';
+import { isPeekable } from '../../shared/body-peek.js';
+import { peekIncomingMessage } from './incoming-peek.js';
+
+const addListener = EventEmitter.prototype.on;
+
+/** The span of each outgoing request, for the one shared error listener below. */
+const spans = new WeakMap<ClientRequest, Span>();
+
+/**
+ * node:http hooks. The instrumentation exposes the request error only to listeners, so an
+ * `errorMonitor` listener (which observes without counting as handling) classifies it before the
+ * instrumentation's own listener ends the span. Hooks run for every request: they use try/catch
+ * and one shared listener rather than closures allocated per call.
+ */
+export function httpHooks(
+  state: PreloadState,
+): Pick<HttpInstrumentationConfig, 'requestHook' | 'responseHook'> {
+  const { bodyPeek, bodyPeekMaxBytes, enforceMisrouted } = state.config;
+  return {
+    requestHook(span, request) {
+      // Unsampled spans are never exported: classifying for them would be pure overhead.
+      if (!(request instanceof ClientRequest) || !span.isRecording()) return;
+      try {
+        spans.set(request, span);
+        // EventEmitter's own `on`, not the instance's: the instrumentation has bound the request to
+        // its context, which would wrap this listener in a fresh closure on every request, and the
+        // listener needs no context (its span comes from the map).
+        addListener.call(request, errorMonitor, onClientError);
+        const earlier = enforceMisrouted ? state.repeats.get(span) : undefined;
+        // Destroying before the socket connects means nothing leaves the process.
+        if (earlier) request.destroy(new MisroutedRetryError(earlier));
+      } catch (err) {
+        diag.warn('faultline: http requestHook failed', err);
+      }
+    },
+    responseHook(span, response) {
+      if (!(response instanceof IncomingMessage) || !span.isRecording()) return;
+      try {
+        const { headers } = response;
+        const status = response.statusCode ?? 0;
+        // node:http hands the application the bytes as sent: a compressed body is not JSON to us.
+        const peek =
+          bodyPeek &&
+          headers['content-encoding'] === undefined &&
+          isPeekable(headers['content-type'], headers['content-length'], bodyPeekMaxBytes)
+            ? peekIncomingMessage(response, bodyPeekMaxBytes)
+            : undefined;
+        // A success without a peeked body has nothing to classify: record only what can fail.
+        if (status >= 400 || peek) state.responses.set(span, { status, headers, body: peek });
+      } catch (err) {
+        diag.warn('faultline: http responseHook failed', err);
+      }
+    },
+  };
+}
+
+function onClientError(this: ClientRequest, err: unknown): void {
+  try {
+    const span = spans.get(this);
+    if (!span) return;
+    if (err instanceof MisroutedRetryError) {
+      setEnvelope(span, err.envelope);
+      return;
+    }
+    const correlationId = String(attributesOf(span)[ATTR_CORRELATION_ID] ?? '');
+    setEnvelope(span, classifyError(err, { source: 'http', correlationId }));
+  } catch (e) {
+    diag.warn('faultline: http error hook failed', e);
+  }
+}

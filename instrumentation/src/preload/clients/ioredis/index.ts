@@ -1,0 +1,7 @@
+import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { IORedisErrorInstrumentation } from './ioredis-errors.js';
+
+/** `ioredis`: Redis spans, with the reply error filed against each failed command. */
+export function ioredisInstrumentation(): Instrumentation {
+  return new IORedisErrorInstrumentation();
+}

@@ -1,0 +1,7 @@
+import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { PgErrorInstrumentation } from './pg-errors.js';
+
+/** `pg`: node-postgres spans, with the driver's own error filed against each failed query. */
+export function pgInstrumentation(): Instrumentation {
+  return new PgErrorInstrumentation();
+}

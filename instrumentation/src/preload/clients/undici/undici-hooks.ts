@@ -1,0 +1,102 @@
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { diag, type Span } from '@opentelemetry/api';
+import type { UndiciInstrumentationConfig, UndiciRequest } from '@opentelemetry/instrumentation-undici';
+import { ATTR_CORRELATION_ID } from '../../../attributes.js';
+import { classifyError } from '../../../error/classify-error.js';
+import type { PreloadState } from '../../pipeline/preload-state.js';
+import { attributesOf, setEnvelope } from '../../pipeline/span-envelope.js';
+import { isPeekable } from '../../shared/body-peek.js';
+import { safely } from '../../shared/safe.js';
+import { adoptFetchSlot, deferEndForBody, fetchSlotOf } from './fetch-peek.js';
+
+const spans = new WeakMap<object, Span>();
+
+/**
+ * fetch/undici hooks. The error object only travels on the `undici:request:error` diagnostics
+ * channel; subscribing before the instrumentation does means this runs while its span is open.
+ * Call before registering the undici instrumentation.
+ */
+export function subscribeUndiciErrors(): () => void {
+  const onError = (message: unknown): void => {
+    safely('undici error', () => {
+      const { request, error } = message as { request: object; error: { name?: string } };
+      const span = spans.get(request);
+      if (!span || error?.name === 'AbortError') return;
+      const correlationId = String(attributesOf(span)[ATTR_CORRELATION_ID] ?? '');
+      setEnvelope(span, classifyError(error, { source: 'http', correlationId }));
+    });
+  };
+  diagnosticsChannel.subscribe('undici:request:error', onError);
+  return () => diagnosticsChannel.unsubscribe('undici:request:error', onError);
+}
+
+export function undiciHooks(
+  state: PreloadState,
+): Pick<UndiciInstrumentationConfig, 'requestHook' | 'responseHook'> {
+  const { bodyPeek, bodyPeekMaxBytes } = state.config;
+  return {
+    requestHook(span, request) {
+      if (!span.isRecording()) return;
+      try {
+        spans.set(request, span);
+        adoptFetchSlot(request);
+      } catch (err) {
+        diag.warn('faultline: undici requestHook failed', err);
+      }
+    },
+    responseHook(span, { request, response }) {
+      if (!span.isRecording()) return;
+      try {
+        const status = response.statusCode;
+        const slot = fetchSlotOf(request);
+        // A redirect's body is never the application's: fetch follows it under the same slot,
+        // and the final response is the one to peek.
+        const peek =
+          slot !== undefined &&
+          !slot.wantsBody &&
+          bodyPeek &&
+          (status < 300 || status >= 400) &&
+          isPeekableRaw(response.headers, bodyPeekMaxBytes);
+        // Successes that are not peeked have nothing to classify: no header record for them.
+        if (status < 400 && !peek) return;
+        state.responses.set(span, {
+          status,
+          headers: headersFrom(response.headers),
+          body: peek && slot ? deferEndForBody(span, slot) : undefined,
+        });
+      } catch (err) {
+        diag.warn('faultline: undici responseHook failed', err);
+      }
+    },
+  };
+}
+
+/**
+ * isPeekable over undici's raw header list, without building a record for every response. The
+ * encoding is not looked at: fetch hands the application (and so the tap) decoded bytes.
+ */
+function isPeekableRaw(raw: readonly (Buffer | string)[], maxBytes: number): boolean {
+  let type: string | undefined;
+  let length: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as Buffer | string;
+    if (name.length !== 12 && name.length !== 14) continue;
+    const lower = String(name).toLowerCase();
+    if (lower === 'content-type') type ??= String(raw[i + 1]);
+    else if (lower === 'content-length') length ??= String(raw[i + 1]);
+  }
+  return isPeekable(type, length, maxBytes);
+}
+
+/** undici hands raw `[name, value, …]` buffers; the classifier wants a plain lower-cased record. */
+function headersFrom(raw: readonly (Buffer | string)[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = String(raw[i]).toLowerCase();
+    const value = String(raw[i + 1]);
+    out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
+  }
+  return out;
+}
+
+export type { UndiciRequest };

@@ -1,0 +1,65 @@
+import { type Attributes, type Span, SpanStatusCode } from '@opentelemetry/api';
+import {
+  ATTR_CLASS,
+  ATTR_CODE,
+  ATTR_CORRELATION_ID,
+  ATTR_MESSAGE,
+  ATTR_RAW,
+  ATTR_RETRY_AFTER,
+  ATTR_RETRYABLE,
+  ATTR_SOURCE,
+} from '../../attributes.js';
+import type { Envelope } from '../../types.js';
+import { holdTransportEnvelope, isTransport } from './call-role.js';
+
+/** Longest `faultline.raw` string put on a span; the collector stores it as is. */
+export const RAW_MAX_CHARS = 4096;
+
+/** The SDK span exposes its attributes; the API type does not, so read them defensively. */
+export function attributesOf(span: Span): Attributes {
+  return (span as unknown as { attributes?: Attributes }).attributes ?? {};
+}
+
+export function hasEnvelope(span: Span): boolean {
+  return attributesOf(span)[ATTR_CLASS] !== undefined;
+}
+
+/**
+ * Writes the envelope as span attributes and marks the span failed. `error.type` is only filled
+ * when the instrumentation left it empty, because semconv owns that attribute. A transport request
+ * (call-role.ts) gets no envelope: the one a hook reached for it is held for its operation span.
+ */
+export function setEnvelope(span: Span, envelope: Envelope): void {
+  if (isTransport(span)) {
+    holdTransportEnvelope(span, envelope);
+    return;
+  }
+  const attrs: Attributes = {
+    [ATTR_CLASS]: envelope.class,
+    [ATTR_SOURCE]: envelope.source,
+    [ATTR_CODE]: envelope.code,
+    [ATTR_MESSAGE]: envelope.message,
+    [ATTR_RETRYABLE]: envelope.retryable,
+    [ATTR_RAW]: boundedJson(envelope.raw),
+  };
+  if (envelope.retry_after !== null) attrs[ATTR_RETRY_AFTER] = envelope.retry_after;
+  if (envelope.correlation_id && attributesOf(span)[ATTR_CORRELATION_ID] === undefined) {
+    attrs[ATTR_CORRELATION_ID] = envelope.correlation_id;
+  }
+  if (attributesOf(span)['error.type'] === undefined) attrs['error.type'] = envelope.code || envelope.class;
+  span.setAttributes(attrs);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: envelope.message });
+}
+
+function boundedJson(raw: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(raw ?? null) ?? 'null';
+  } catch {
+    text = 'null';
+  }
+  // Cutting JSON mid-way would leave an unparseable string: keep it valid by wrapping the prefix.
+  return text.length <= RAW_MAX_CHARS
+    ? text
+    : JSON.stringify({ truncated: true, prefix: text.slice(0, RAW_MAX_CHARS - 64) });
+}

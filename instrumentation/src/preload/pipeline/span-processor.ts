@@ -1,0 +1,189 @@
+import { performance } from 'node:perf_hooks';
+import {
+  type Attributes,
+  type Context,
+  diag,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  ATTR_CALL_ROLE,
+  ATTR_CLASS,
+  ATTR_CORRELATION_ID,
+  ATTR_ENTRY,
+  ATTR_PROPAGATED,
+  ATTR_SOURCE,
+} from '../../attributes.js';
+import { dbSystemOf } from '../../db-system.js';
+import { classifyHttpResponse } from '../../http/classify-http-response.js';
+import type { Envelope } from '../../types.js';
+import {
+  isConnectSpan,
+  isTransport,
+  markTransport,
+  settleTransport,
+  takeHeldEnvelope,
+  takeTransportTally,
+} from './call-role.js';
+import { correlationIdOf } from './correlation.js';
+import { envelopeFromSpan } from './fallback-envelope.js';
+import { foldTransports } from './library-attempts.js';
+import type { PreloadState } from './preload-state.js';
+import { RepeatAttempts } from './repeat-attempts.js';
+import type { ResponseRecord } from './response-registry.js';
+import { setEnvelope } from './span-envelope.js';
+import { httpStatusOf, sourceOf } from './span-source.js';
+
+/**
+ * Stamps every span with the correlation id (successes too: the dashboard needs denominators) and
+ * client spans with their source; tells transport requests and checkouts from logical calls at
+ * start; and, in `onEnding` while the span is still writable, classifies whatever the hooks could
+ * not reach, numbers identical repeats, folds transport requests into their operation and marks
+ * failures that echo a local one below them.
+ */
+export class FaultlineSpanProcessor implements SpanProcessor {
+  private readonly attempts: RepeatAttempts;
+  /**
+   * Spans of a request this process received from outside (its root server span has no parent)
+   * and their local descendants: this service is the request's entry, and its calls are the
+   * workflow's steps.
+   */
+  private readonly entrySpans = new WeakSet<object>();
+
+  constructor(private readonly state: PreloadState) {
+    this.attempts = new RepeatAttempts(state.attempts, state.repeats);
+  }
+
+  // try/catch rather than safely(): onStart runs for every span, and a closure each costs.
+  onStart(span: Span, parentContext: Context): void {
+    try {
+      const sdkSpan = span as unknown as ReadableSpan;
+      // First, so it is as close as possible to the SDK's own start of the span.
+      const startedAt = sdkSpan.kind === SpanKind.CLIENT ? performance.now() : 0;
+      const parent = trace.getSpan(parentContext) as unknown as Partial<ReadableSpan> | undefined;
+      // A local parent already resolved the id: reuse it instead of reading baggage again.
+      const inherited = parent?.attributes?.[ATTR_CORRELATION_ID];
+      const correlationId =
+        typeof inherited === 'string'
+          ? inherited
+          : (correlationIdOf(parentContext) ?? span.spanContext().traceId);
+      span.setAttribute(ATTR_CORRELATION_ID, correlationId);
+      const entry =
+        parent === undefined ? sdkSpan.kind === SpanKind.SERVER : this.entrySpans.has(parent as object);
+      if (entry) {
+        this.entrySpans.add(span);
+        if (sdkSpan.kind !== SpanKind.INTERNAL) span.setAttribute(ATTR_ENTRY, true);
+      }
+      if (sdkSpan.kind !== SpanKind.CLIENT) return;
+      const attrs = sdkSpan.attributes;
+      const source = sourceOf(attrs);
+      if (source) span.setAttribute(ATTR_SOURCE, source);
+      // The HTTP requests of an AWS SDK operation, a driver's round trips: part of their parent
+      // call, whose own retry loop repeats them (never misrouted). A connect under a pool checkout
+      // is a step of its own.
+      if (parent?.kind === SpanKind.CLIENT && !isConnectSpan(parent.name, parent.attributes)) {
+        markTransport(span, parent);
+        return;
+      }
+      this.attempts.started(span, sdkSpan.name, attrs, correlationId, startedAt);
+    } catch (err) {
+      diag.warn('faultline: onStart failed', err);
+    }
+  }
+
+  onEnding(span: Span): void {
+    try {
+      const sdkSpan = span as unknown as ReadableSpan;
+      const kind = sdkSpan.kind;
+      const attrs = sdkSpan.attributes;
+      if (kind === SpanKind.CLIENT || kind === SpanKind.SERVER) {
+        if (kind === SpanKind.CLIENT && isTransport(span)) {
+          span.setAttribute(ATTR_CALL_ROLE, 'transport');
+          settleTransport(span, takeHeldEnvelope(span) ?? this.classify(span, sdkSpan, attrs));
+          return;
+        }
+        if (attrs[ATTR_CLASS] === undefined) {
+          const envelope = this.classify(span, sdkSpan, attrs);
+          if (envelope) setEnvelope(span, envelope);
+        }
+        if (kind === SpanKind.CLIENT) this.endCall(span, sdkSpan, attrs);
+      }
+      this.propagate(span, sdkSpan, kind, attrs);
+    } catch (err) {
+      diag.warn('faultline: onEnding failed', err);
+    }
+  }
+
+  private endCall(span: Span, sdkSpan: ReadableSpan, attrs: Attributes): void {
+    // Some instrumentations only set their identifying attributes after the span started.
+    if (attrs[ATTR_SOURCE] === undefined) {
+      const source = sourceOf(attrs);
+      if (source) span.setAttribute(ATTR_SOURCE, source);
+    }
+    const tally = takeTransportTally(span);
+    if (tally !== undefined) foldTransports(span, attrs, tally);
+    if (attrs[ATTR_CLASS] === undefined && isConnectSpan(sdkSpan.name, attrs)) {
+      span.setAttribute(ATTR_CALL_ROLE, 'checkout');
+    }
+    this.attempts.ended(span, sdkSpan, attrs);
+  }
+
+  /**
+   * A failed span that finds a local failure below it is its echo (faultline.propagated); a failure,
+   * or a span that did not fail but is only a pass-through (INTERNAL), carries the mark up to a
+   * local parent. Transport requests never get here: they are part of their operation.
+   */
+  private propagate(span: Span, sdkSpan: ReadableSpan, kind: SpanKind, attrs: Attributes): void {
+    const failures = this.state.failures;
+    const failed = attrs[ATTR_CLASS] !== undefined;
+    if (!failed && failures.size === 0) return;
+    const below = failures.size > 0 && failures.take(span.spanContext().spanId);
+    if (failed && below) span.setAttribute(ATTR_PROPAGATED, true);
+    if (!failed && !(below && kind === SpanKind.INTERNAL)) return;
+    const parent = sdkSpan.parentSpanContext;
+    if (parent !== undefined && !parent.isRemote) failures.note(parent.spanId);
+  }
+
+  /** Only spans that can have failed get past the first checks; successes cost a few reads. */
+  private classify(span: Span, sdkSpan: ReadableSpan, attrs: Attributes): Envelope | null {
+    const record = this.state.responses.take(span);
+    if (record === undefined && sdkSpan.status.code !== SpanStatusCode.ERROR) {
+      const status = httpStatusOf(attrs);
+      if (status === undefined || status < 400) return null;
+    }
+    const correlationId = String(attrs[ATTR_CORRELATION_ID] ?? '');
+    const source = (attrs[ATTR_SOURCE] as string | undefined) ?? sourceOf(attrs);
+    return (
+      (record ? this.fromResponse(record, attrs, source, correlationId) : null) ??
+      envelopeFromSpan(sdkSpan, { source, correlationId })
+    );
+  }
+
+  /** Client responses recorded by the HTTP/undici hooks, with headers and any peeked body. */
+  private fromResponse(
+    record: ResponseRecord,
+    attrs: Attributes,
+    source: string | undefined,
+    correlationId: string,
+  ): Envelope | null {
+    const body = record.body?.();
+    if (record.status < 400 && body === undefined) return null;
+    return classifyHttpResponse(
+      { status: record.status, headers: record.headers, body },
+      { source: source ?? 'http', correlationId, system: dbSystemOf(attrs) },
+    );
+  }
+
+  onEnd(): void {}
+
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}

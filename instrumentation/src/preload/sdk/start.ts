@@ -1,0 +1,146 @@
+import module from 'node:module';
+import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
+import { CompositePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
+import {
+  detectResources,
+  envDetector,
+  hostDetector,
+  processDetector,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { subscribeDriverErrors } from '../clients/mysql2/index.js';
+import {
+  endSpansWaitingOnBodies,
+  installFetchWrapper,
+  subscribeUndiciErrors,
+} from '../clients/undici/index.js';
+import { CorrelationPropagator } from '../pipeline/correlation.js';
+import { createPreloadState } from '../pipeline/preload-state.js';
+import { FaultlineSpanProcessor } from '../pipeline/span-processor.js';
+import { safely, warnOnce } from '../shared/safe.js';
+import { readConfig } from './config.js';
+import { installExitHooks } from './exit-hooks.js';
+import { BoundedBatchProcessor } from './export-processor.js';
+import { createExporter } from './exporter.js';
+import { createInstrumentations } from './instrumentations.js';
+import type { StartOptions } from './types.js';
+
+const TRACER_NAME = '@faultline/instrumentation';
+/** Below the exporter's first retry backoff (~1 s), so an exit flush never waits on a retry. */
+const EXIT_EXPORT_TIMEOUT_MS = 500;
+
+interface Running {
+  provider: NodeTracerProvider;
+  batch: BoundedBatchProcessor;
+  cleanups: (() => void)[];
+  stopped?: Promise<void>;
+}
+
+/**
+ * Kept on globalThis: the preload bundle (`register`) and the application's copy of the package
+ * (`start()` from the index, ESM or CJS build) are separate module instances, yet must start once.
+ */
+const KEY = Symbol.for('faultline.preload');
+const holder = globalThis as { [KEY]?: Running | 'starting' };
+
+/**
+ * Starts tracing with envelope classification. Idempotent: the `register` preload and an explicit
+ * call in the application's bootstrap may both run. Never throws into the host.
+ */
+export function start(options: StartOptions = {}): void {
+  if (holder[KEY]) return;
+  holder[KEY] = 'starting';
+  safely('start', () => {
+    const { config, warnings } = readConfig(options);
+    if (config.debug) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.DEBUG);
+    for (const w of warnings) warnOnce(w);
+    if (config.disabled) return;
+    const state = createPreloadState(config);
+    // Channel subscribers go first so they run while the instrumentations' spans are still open
+    // (instrumentations subscribe when constructed).
+    const cleanups = [subscribeUndiciErrors(), subscribeDriverErrors()];
+    const instrumentations = createInstrumentations(state);
+    registerEsmHooks(instrumentations);
+
+    const batch = new BoundedBatchProcessor(
+      createExporter(config),
+      createExporter(config, EXIT_EXPORT_TIMEOUT_MS),
+      config.maxQueueSize,
+    );
+    const detected = detectResources({ detectors: [envDetector, processDetector, hostDetector] });
+    const resource = config.serviceName
+      ? detected.merge(resourceFromAttributes({ 'service.name': config.serviceName }))
+      : detected;
+    const provider = new NodeTracerProvider({
+      resource,
+      spanProcessors: [new FaultlineSpanProcessor(state), batch],
+    });
+    provider.register({
+      propagator: new CompositePropagator({
+        propagators: [new W3CTraceContextPropagator(), new CorrelationPropagator()],
+      }),
+    });
+    cleanups.push(
+      registerInstrumentations({ instrumentations, tracerProvider: provider }),
+      installFetchWrapper(state, provider.getTracer(TRACER_NAME)),
+    );
+    let flushedAt = 0;
+    const flush = (): Promise<void> => {
+      // A SIGTERM can arrive while a fetch span waits for its body to be read: end it now.
+      endSpansWaitingOnBodies();
+      flushedAt = batch.accepted;
+      return batch.flushForExit();
+    };
+    cleanups.push(installExitHooks(flush, () => batch.accepted > flushedAt));
+    holder[KEY] = { provider, batch, cleanups };
+  });
+}
+
+/** Flushes and stops; idempotent, and resolves even when the collector is unreachable. */
+export function shutdown(): Promise<void> {
+  const current = holder[KEY];
+  if (!current || current === 'starting') return Promise.resolve();
+  current.stopped ??= (async () => {
+    for (const cleanup of current.cleanups) safely('cleanup', cleanup);
+    await current.provider.shutdown().catch((err: unknown) => diag.warn('faultline: shutdown failed', err));
+  })();
+  return current.stopped;
+}
+
+/**
+ * ESM `import pg from 'pg'` is only patchable through import-in-the-middle's loader hook, which
+ * must be registered before the application loads. The hook is limited to the npm modules the
+ * instrumentations patch: wrapping every ESM module of the application costs each of them.
+ * Builtins (node:http) stay out of it: requiring them here lets require-in-the-middle patch the
+ * one module object that ESM `import http from 'node:http'` also receives, and
+ * syncBuiltinESMExports() carries the patch to named imports (`import { request } …`).
+ */
+function registerEsmHooks(instrumentations: Instrumentation[]): void {
+  // InstrumentationBase exposes its module definitions; the Instrumentation interface does not.
+  const names = instrumentations.flatMap(
+    (i) => (i as Partial<ModuleDefinitions>).getModuleDefinitions?.().map((d) => d.name) ?? [],
+  );
+  const builtins = names.filter((n) => module.isBuiltin(n));
+  safely('builtin patch', () => {
+    const load = module.createRequire(import.meta.url);
+    for (const name of builtins) load(name);
+    module.syncBuiltinESMExports();
+  });
+  if (typeof module.register !== 'function') return;
+  const packages = names.filter((n) => !module.isBuiltin(n));
+  const include: (string | RegExp)[] = [...packages];
+  for (const name of packages) include.push(new RegExp(`/node_modules/${escapeRegExp(name)}/`));
+  safely('module.register', () =>
+    module.register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, { data: { include } }),
+  );
+}
+
+interface ModuleDefinitions {
+  getModuleDefinitions(): { name: string }[];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
