@@ -52,6 +52,30 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+describe('npx faultline', () => {
+  it('lists its commands, and each answers --help', () => {
+    const top = runCli(['--help'], process.env);
+    expect(top.status).toBe(0);
+    for (const c of ['start', 'migrate', 'sql', 'doctor', 'rules'])
+      expect(top.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const [c, usage] of [
+      ['start', 'Usage: npm start -- [options]'],
+      ['migrate', 'Usage: faultline migrate [--apply] [--backfill] [--print]'],
+      ['sql', 'Usage: faultline sql "<query>"'],
+      ['doctor', 'Usage: faultline doctor'],
+      ['rules', 'Usage: faultline rules [--out <file>]'],
+    ] as const) {
+      const r = runCli([c, '--help'], process.env);
+      expect(r.status, `${c}: ${r.stderr}`).toBe(0);
+      expect(r.stdout.startsWith(usage), c).toBe(true);
+    }
+    const bad = runCli(['migrat'], process.env);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('"migrat" is not a command. Commands: start, migrate, sql, doctor, rules');
+    expect(runCli(['migrate', '--backfill'], process.env).stderr).toContain('--backfill runs with --apply');
+  });
+});
+
 describe('faultline sql and doctor against a ClickHouse server', () => {
   let shim: ShimProcess;
   let collector: StartedPart;
