@@ -76,11 +76,13 @@ export function createServerConsole(
   client: ClickHouseClient,
   database: string,
   ownsClient: boolean,
+  /** Read settings every statement needs here (a cluster's), beneath the console's own limits. */
+  baseSettings: ConsoleSettings = {},
 ): ConsoleBackend {
   return {
     database,
     async open(settings) {
-      return new ServerConsoleConnection(client, settings);
+      return new ServerConsoleConnection(client, { ...baseSettings, ...settings });
     },
     async close() {
       if (ownsClient) await client.close();

@@ -104,10 +104,12 @@ async function createCore(key: string, o: ResolvedStoreOptions): Promise<StoreCo
   const client = createServerClient(o, o.database);
   // A dedicated read-only user for the console, when configured (collector/README.md, SQL console).
   const consoleUser = consoleCredentials();
-  const storeConsole = createServerConsole(client, o.database, false);
+  // On a cluster, statements joining Distributed tables need the cluster's read settings.
+  const base = o.cluster ? CLUSTER_READ_SETTINGS : {};
+  const storeConsole = createServerConsole(client, o.database, false, base);
   const sqlConsole = consoleUser
     ? createSqlConsole(
-        createServerConsole(createServerClient(o, o.database, consoleUser), o.database, true),
+        createServerConsole(createServerClient(o, o.database, consoleUser), o.database, true, base),
         storeConsole,
       )
     : createSqlConsole(storeConsole);

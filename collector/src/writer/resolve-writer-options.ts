@@ -67,6 +67,10 @@ function spoolDirOf(o: WriterOptions, dataDir: string | undefined): string {
 export function resolveWriterOptions(o: WriterOptions, dataDir?: string): ResolvedWriterOptions {
   const ackAfter = ackAfterOf(o);
   const wal = ackAfter === 'wal';
+  if (!wal && insertDedupOf(o) === 'request')
+    throw new Error(
+      'writer option insertDedup "request" (env FAULTLINE_INSERT_DEDUP=request) needs ackAfter "wal" (env FAULTLINE_WRITER_ACK=wal, the default): only the write-ahead log makes each export a segment of its own under its content token.',
+    );
   const resolved: ResolvedWriterOptions = {
     ackAfter,
     // Default batch bounds shrink to fit a smaller queue; only explicit conflicts are errors. In
