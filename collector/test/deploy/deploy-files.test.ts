@@ -149,7 +149,7 @@ describe.each(COMPOSE_FILES)('%s', (file) => {
     ]);
     expect(c.services.collector!.expose).toEqual(['4317', '4318']);
     expect(read('deploy/nginx/collectors.conf')).toMatch(
-      /server collector:4317 resolve;[\s\S]*server collector:4318 resolve;/
+      /server collector:4317 resolve;[\s\S]*server collector:4318 resolve;/,
     );
   });
 
