@@ -14,7 +14,7 @@ SELECT
     any(c.outbound_calls) AS outbound_calls,
     round(failures / outbound_calls, 6) AS failure_rate,
     round(failure_rate / (1 - {slo:Float64}), 3) AS burn_rate
-FROM first_hand_failures(from = toDateTime({from:DateTime64(3)}), to = toDateTime({to:DateTime64(3)})) AS f
+FROM first_hand_client_failures(from = toDateTime({from:DateTime64(3)}), to = toDateTime({to:DateTime64(3)})) AS f
 INNER JOIN calls AS c ON f.ServiceName = c.ServiceName
 WHERE f.Timestamp >= {from:DateTime64(3)}
   AND f.SpanKind IN ('Client', 'Producer')

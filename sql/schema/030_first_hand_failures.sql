@@ -14,15 +14,29 @@
 -- pairs; with a million failures in a range, the chance that any two share a hash is about 3 in
 -- 100 million.
 --   SELECT class, source, count() FROM first_hand_failures(from = '2026-01-31 09:00:00', to = '2026-01-31 10:00:00') GROUP BY ALL
-CREATE OR REPLACE VIEW first_hand_failures AS
+-- The outbound calls' part on its own (CLIENT and PRODUCER rows), which the budget, the alerts and
+-- the Dependencies page read: it needs only the set of failed SERVER spans' parents, not the much
+-- larger set of every failed span's parent that the SERVER/INTERNAL rule builds.
+CREATE OR REPLACE VIEW first_hand_client_failures AS
 SELECT *
 FROM failures
 WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+  AND SpanKind IN ('Client', 'Producer')
   AND NOT propagated
   AND NOT (SpanKind = 'Client' AND cityHash64(TraceId, SpanId) IN (
       SELECT cityHash64(TraceId, ParentSpanId) FROM failures
       WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR
-        AND SpanKind = 'Server' AND ParentSpanId != ''))
+        AND SpanKind = 'Server' AND ParentSpanId != ''));
+
+CREATE OR REPLACE VIEW first_hand_failures AS
+SELECT *
+FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
+UNION ALL
+SELECT *
+FROM failures
+WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+  AND SpanKind NOT IN ('Client', 'Producer')
+  AND NOT propagated
   AND NOT (SpanKind IN ('Server', 'Internal') AND cityHash64(TraceId, SpanId) IN (
       SELECT cityHash64(TraceId, ParentSpanId) FROM failures
       WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR

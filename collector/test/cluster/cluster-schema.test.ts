@@ -177,11 +177,12 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
   it('has the views read the Distributed tables, and first_hand_failures’ IN subqueries each shard’s own rows', () => {
     const byName = (n: string) =>
       views('VIEW').find((p) => p.text.startsWith(`CREATE OR REPLACE VIEW ${n} `))!;
-    expect(tablesRead(byName('first_hand_failures'))).toEqual([
-      'failures',
-      'failures_local',
-      'failures_local',
-    ]);
+    // The outbound calls' part is a view of its own, which first_hand_failures reads beside the rest.
+    expect(tablesRead(byName('first_hand_client_failures'))).toEqual(['failures', 'failures_local']);
+    expect(tablesRead(byName('first_hand_failures'))).toEqual(['failures', 'failures_local']);
+    expect(byName('first_hand_failures').text).toContain(
+      'FROM first_hand_client_failures(`from` = {from:DateTime}, to = {to:DateTime}) UNION ALL',
+    );
     // A workflow's partial rows may sit on several shards: FINAL becomes a GROUP BY across them.
     expect(tablesRead(byName('dashboard_workflows'))).toEqual(['workflows_rollup']);
     expect(byName('dashboard_workflows').text).not.toContain('FINAL');

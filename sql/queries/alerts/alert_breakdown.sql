@@ -6,7 +6,7 @@ SELECT
   code,
   dependency,
   count() AS failures
-FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE SpanKind IN ('Client', 'Producer')
   AND ServiceName = {service:String}
 GROUP BY class, source, code, dependency

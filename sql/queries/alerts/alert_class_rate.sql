@@ -4,7 +4,7 @@ SELECT
   ServiceName AS service,
   code,
   count() AS failures
-FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE class = {class:String}
   AND source = {source:String}
   AND SpanKind IN ('Client', 'Producer')

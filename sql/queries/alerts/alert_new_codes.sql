@@ -17,7 +17,7 @@ SELECT
   count() AS failures,
   toUnixTimestamp(toStartOfMinute(min(Timestamp))) AS first_minute_s,
   argMin(message, Timestamp) AS example_message
-FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE SpanKind IN ('Client', 'Producer')
   AND ({service:String} = '' OR ServiceName = {service:String})
   AND (ServiceName, source, class, code) IN (SELECT ServiceName, source, class, code FROM fresh)

@@ -16,7 +16,7 @@ SELECT
   toUnixTimestamp(toStartOfInterval(Timestamp, toIntervalSecond({bucket_s:UInt32}))) AS bucket_s,
   class,
   count() AS n
-FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE SpanKind IN ('Client', 'Producer')
   AND ServiceName = {service:String}
 GROUP BY bucket_s, class

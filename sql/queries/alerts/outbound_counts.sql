@@ -7,7 +7,7 @@ WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
 GROUP BY service
 UNION ALL
 SELECT 'first_hand' AS kind, ServiceName AS service, class, source, count() AS n
-FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE SpanKind IN ('Client', 'Producer')
 GROUP BY service, class, source
 UNION ALL

@@ -2,7 +2,7 @@
 -- description: First-hand failures of logical outbound calls per service and class (first_hand_failures, CLIENT and PRODUCER spans) in the selected range, in the burn-rate windows ending at {to} and over the SLO period, beside all failures of the service's calls in the range (echoes included: propagated = all - first-hand).
 WITH first_hand AS (
   SELECT ServiceName, class, Timestamp
-  FROM first_hand_failures(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime})
+  FROM first_hand_client_failures(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime})
   WHERE SpanKind IN ('Client', 'Producer')
     AND ({service:String} = '' OR ServiceName = {service:String})
     AND ({source:String} = '' OR source = {source:String})

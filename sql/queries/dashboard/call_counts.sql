@@ -2,7 +2,7 @@
 -- description: Logical outbound calls per service counted straight from raw otel_traces (not the rollup): CLIENT and PRODUCER spans that faultline_call_role counts, each attempt of an SDK's internal retries counted; and the service's first-hand failures of those calls. Cross-checks the error budget panel (SLI: outbound calls).
 WITH first_hand AS (
   SELECT ServiceName, count() AS n
-  FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+  FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
   WHERE SpanKind IN ('Client', 'Producer')
   GROUP BY ServiceName
 )

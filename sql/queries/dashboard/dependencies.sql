@@ -32,7 +32,7 @@ WITH
       arraySlice(arraySort(c -> (-toInt64(c.3), c.1, c.2), groupArray((class, code, n))), 1, {per_edge:UInt32}) AS top_codes
     FROM (
       SELECT ServiceName AS service, dependency, class, code, count() AS n
-      FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
+      FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
       WHERE SpanKind IN ('Client', 'Producer')
         AND dependency != ''
         AND ({service:String} = '' OR ServiceName = {service:String})
