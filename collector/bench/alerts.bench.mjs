@@ -199,7 +199,7 @@ const exitCode = await (async () => {
     const queries = [
       ['alerts/alert_states', '', 'once, at the first evaluation', undefined, 0],
       ['dashboard/budget_calls', '3d', 'beside budget_failures', budget, 1],
-      ['dashboard/budget_failures', '3d', 'beside budget_calls', budget, 1],
+      ['dashboard/budget_failures', '3d', 'beside budget_calls', { ...budget, class: '', dependency: '' }, 1],
       [
         'alerts/alert_breakdown',
         '1h',

@@ -223,9 +223,9 @@ export interface WriterStats {
 export interface WriterOptions {
   /**
    * What a deduplication token covers (env FAULTLINE_INSERT_DEDUP). `segment` (default): each
-   * write-ahead segment inserts under a token derived from its rows, so replays of it are stored
+   * write-ahead segment inserts under a token fixed when it is sealed, so replays of it are stored
    * once; a client's retry of an export lands again (at least once). `request`: each export is a
-   * segment of its own (one INSERT per export), so a retry of the same export, on this collector or
+   * segment of its own (one INSERT per export) under a token derived from its rows, so a retry of the same export, on this collector or
    * another one writing to the same ClickHouse, is stored once while it is within the tables'
    * deduplication window (the last 1,000 inserts). Costs one INSERT per export: batch exports large.
    */

@@ -109,19 +109,19 @@ try {
   const wf = { from, to, service: '' };
   // The budget's SLO period (30 days by default) ends with the range.
   const budget = { ...filters, period_from: to - 30 * 86_400 };
+  const budgetFailures = { ...budget, class: '', dependency: '' };
   const budgetRequests = { from, to, service: '', period_from: to - 30 * 86_400 };
   // The Overview's and Dependencies page's panels also narrow by class and dependency.
   const narrowed = { ...filters, class: '', dependency: '' };
   await benchPanels('overview panel queries', [
     ['dashboard/budget_calls', budget],
-    ['dashboard/budget_failures', budget],
+    ['dashboard/budget_failures', budgetFailures],
     ['dashboard/budget_requests', budgetRequests],
-    ['dashboard/overview_budget_failures', { ...budget, class: '', dependency: '' }],
     ['dashboard/overview_matrix', narrowed],
     ['dashboard/overview_timeline', { ...narrowed, bucket: 900 }],
     ['dashboard/overview_top_codes', { ...narrowed, limit: 15 }],
     ['dashboard/filter_options', { from, to }],
-    ['dashboard/budget_failures (service filter)', { ...budget, service: 'payments' }],
+    ['dashboard/budget_failures (service filter)', { ...budgetFailures, service: 'payments' }],
   ]);
   await benchPanels('dependencies panel queries', [
     ['dashboard/dependencies', { ...narrowed, per_edge: 3 }],

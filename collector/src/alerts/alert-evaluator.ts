@@ -207,7 +207,8 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     }
     const [calls, failures] = await Promise.all([
       store.runNamed<Row>('dashboard/budget_calls', params),
-      store.runNamed<Row>('dashboard/budget_failures', params),
+      // Every class and dependency: an alert judges the service's whole budget.
+      store.runNamed<Row>('dashboard/budget_failures', { ...params, class: '', dependency: '' }),
     ]);
     return callBudgetInputs(calls.rows, failures.rows);
   }

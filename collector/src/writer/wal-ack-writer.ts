@@ -159,7 +159,7 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
     const g = takeGroup();
     writing = { rows: g.rows, bytes: g.bytes };
     try {
-      active ??= await WalSegment.create(spool);
+      active ??= await WalSegment.create(spool, perRequest);
       await active.append(Buffer.from(g.chunks.join('')), g.rows);
       counters.accepted += g.rows;
       counters.spooled += g.rows;

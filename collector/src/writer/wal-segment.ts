@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, type Hash, randomUUID } from 'node:crypto';
 import { type FileHandle, open, readFile, stat, truncate, unlink } from 'node:fs/promises';
 import { countRows } from './row-isolation.js';
 import { fsyncDir, openSegmentPath, type Spool } from './spool.js';
@@ -19,19 +19,23 @@ export class WalSegment {
   firstAckAt: number | null = null;
   #closed = false;
   #token: string | undefined;
-  // The token is derived from the rows, so the same rows sealed anywhere (a replay, or another
-  // collector given the same request in `insertDedup: 'request'` mode) insert under the same token.
-  readonly #hash: Hash = createHash('sha256');
+  // In `insertDedup: 'request'` mode the token is derived from the rows, so the same export sealed
+  // by any collector inserts under the same token. Otherwise a random one, fixed at the seal, is
+  // enough (a replay reuses it) and no byte is hashed on the ingest path.
+  readonly #hash: Hash | null;
 
   private constructor(
     private readonly spool: Spool,
     readonly seq: number,
     readonly file: string,
     private readonly handle: FileHandle,
-  ) {}
+    contentToken: boolean,
+  ) {
+    this.#hash = contentToken ? createHash('sha256') : null;
+  }
 
   /** Creates the file and makes its directory entry durable before the first acknowledgement relies on it. */
-  static async create(spool: Spool): Promise<WalSegment> {
+  static async create(spool: Spool, contentToken = false): Promise<WalSegment> {
     const seq = spool.allocateSeq();
     const file = openSegmentPath(spool.dir, seq);
     const handle = await open(file, 'wx');
@@ -42,7 +46,7 @@ export class WalSegment {
       await unlink(file).catch(() => {});
       throw err;
     }
-    return new WalSegment(spool, seq, file, handle);
+    return new WalSegment(spool, seq, file, handle, contentToken);
   }
 
   /** Appends one group and fdatasyncs it; on failure the file is cut back so no partial group stays. */
@@ -66,7 +70,7 @@ export class WalSegment {
     }
     this.bytes += data.length;
     this.rows += rows;
-    this.#hash.update(data);
+    this.#hash?.update(data);
     this.firstAckAt ??= Date.now();
   }
 
@@ -80,7 +84,7 @@ export class WalSegment {
       await this.handle.close();
       this.#closed = true;
     }
-    this.#token ??= contentToken(this.#hash);
+    this.#token ??= this.#hash ? contentToken(this.#hash) : `fl-${randomUUID()}`;
     const since = this.firstAckAt ?? this.openedAt;
     await this.spool.adopt(this.file, this.seq, this.rows, this.#token, this.bytes, since);
   }

@@ -12,7 +12,7 @@ async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
   const { class: cls, dependency } = failureQueryParams(p);
   const [calls, failures] = await Promise.all([
     panelQuery('budget_calls', params),
-    panelQuery('overview_budget_failures', { ...params, class: cls, dependency }),
+    panelQuery('budget_failures', { ...params, class: cls, dependency }),
   ]);
   return callBudgetInputs(calls, failures);
 }

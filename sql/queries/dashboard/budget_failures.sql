@@ -1,11 +1,13 @@
 -- name: budget_failures
--- description: First-hand failures of logical outbound calls per service and class (first_hand_failures, CLIENT and PRODUCER spans) in the selected range, in the burn-rate windows ending at {to} and over the SLO period, beside all failures of the service's calls in the range (echoes included: propagated = all - first-hand).
+-- description: First-hand failures of logical outbound calls per service and class (first_hand_failures, CLIENT and PRODUCER spans) in the selected range, in the burn-rate windows ending at {to} and over the SLO period, beside all failures of the service's calls in the range (echoes included: propagated = all - first-hand). The class and dependency filters ('' = all; the alert evaluator passes '') narrow the failures only: the service's calls (budget_calls) stay the denominator, so the Overview shows the share of each service's budget that failures of one class or dependency spent.
 WITH first_hand AS (
   SELECT ServiceName, class, Timestamp
   FROM first_hand_client_failures(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime})
   WHERE SpanKind IN ('Client', 'Producer')
     AND ({service:String} = '' OR ServiceName = {service:String})
     AND ({source:String} = '' OR source = {source:String})
+    AND ({class:String} = '' OR class = {class:String})
+    AND ({dependency:String} = '' OR dependency = {dependency:String})
 )
 SELECT
   ServiceName AS service,
@@ -31,4 +33,6 @@ WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
   AND SpanKind IN ('Client', 'Producer')
   AND ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})
+  AND ({class:String} = '' OR class = {class:String})
+  AND ({dependency:String} = '' OR dependency = {dependency:String})
 GROUP BY service
