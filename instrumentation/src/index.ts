@@ -8,6 +8,12 @@
 export * as attributes from './attributes.js';
 export { dbSystemOf } from './db-system.js';
 export {
+  type DerivableSpan,
+  DISTRO_NAME,
+  DISTRO_NAME_KEY,
+  derivedAttributes,
+} from './derived-attributes.js';
+export {
   createEnvelope,
   defaultRetryable,
   type EnvelopeInit,
@@ -37,6 +43,7 @@ export { type AttemptContext, type WithRetryOptions, withRetry } from './policy/
 export { boundedText, RAW_LIMITS, toRaw } from './raw.js';
 export { isSecretKey, REDACTED, redactText } from './redact.js';
 export { envelopeJsonSchema, modelEnvelopeJsonSchema } from './schema.js';
+export { sourceOf } from './span-source.js';
 export type {
   ClassifyContext,
   Envelope,

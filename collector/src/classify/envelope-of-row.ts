@@ -1,8 +1,14 @@
-import { classifyError, classifyHttpResponse, dbSystemOf, type Envelope } from '@faultline/instrumentation';
+import {
+  classifyError,
+  classifyHttpResponse,
+  dbSystemOf,
+  type Envelope,
+  sourceOf,
+} from '@faultline/instrumentation';
 import type { TraceRow } from '../types.js';
 import { AWS_CODE_IN_TEXT } from './driver-texts.js';
 import { errorLikeOf, spanErrorOf } from './error-like-of.js';
-import { grpcStatusOf, headerValue, httpStatusOf, sourceOf } from './semconv-reads.js';
+import { grpcStatusOf, headerValue, httpStatusOf } from './semconv-reads.js';
 
 /**
  * The envelope the preload would have built for a failed span that arrived without one, from what

@@ -47,17 +47,6 @@ export function grpcStatusOf(attrs: Attrs): number | undefined {
   return at >= 0 ? at : undefined;
 }
 
-/** The envelope `source` for the kind of tool that failed, as the preload's sourceOf decides it. */
-export function sourceOf(attrs: Attrs): string | undefined {
-  const rpc = attrs['rpc.system.name'] ?? attrs['rpc.system'];
-  // Before the db check: DynamoDB spans carry db.system too, yet their failures are the SDK's.
-  if (rpc === 'aws-api') return 'sdk';
-  if (attrs['db.system.name'] !== undefined || attrs['db.system'] !== undefined) return 'db';
-  if (rpc !== undefined) return 'rpc';
-  if (attrs['http.request.method'] !== undefined || attrs['http.method'] !== undefined) return 'http';
-  return undefined;
-}
-
 /**
  * A captured header (`http.request.header.<name>`): the SDKs record a string array, which arrives
  * as JSON ('["abc"]'); some record a plain string. The first value, trimmed; undefined when empty.

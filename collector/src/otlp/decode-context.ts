@@ -1,4 +1,5 @@
 import { classifyRow } from '../classify/classify-row.js';
+import { restoreDerived } from '../classify/restore-derived.js';
 import type { TraceRow } from '../types.js';
 import { sanitizeEnvelopeAttributes } from './envelope-attributes.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
@@ -85,8 +86,10 @@ export class DecodeContext {
    * the same thing is taken as the newer one. The repeats are reported as rejected.
    */
   addRow(row: TraceRow): void {
-    // Classify first: the collector's envelope then passes the same redaction and bounds as any.
-    // A span's own envelope text is sanitized; one the collector just built already is.
+    // The preload's derivable attributes first: they mark its spans as decided. Then classify: the
+    // collector's envelope passes the same redaction and bounds as any. A span's own envelope text
+    // is sanitized; one the collector just built already is.
+    restoreDerived(row);
     if (!classifyRow(row)) sanitizeEnvelopeAttributes(row.SpanAttributes);
     const at = this.spanIndex.claim(row.TraceId, row.SpanId, this.rows.length);
     if (at < 0) {

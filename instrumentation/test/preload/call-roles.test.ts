@@ -7,11 +7,24 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { derivedAttributes } from '../../src/derived-attributes.js';
 import { runInAttempt } from '../../src/policy/attempt-context.js';
 import { createPreloadState, type PreloadState } from '../../src/preload/pipeline/preload-state.js';
 import { FaultlineSpanProcessor } from '../../src/preload/pipeline/span-processor.js';
 import { readConfig } from '../../src/preload/sdk/config.js';
 import type { Envelope } from '../../src/types.js';
+
+function storedAttributes(span: ReadableSpan): Record<string, unknown> {
+  const attributes: Record<string, unknown> = { ...span.attributes };
+  const kind = span.kind === SpanKind.CLIENT ? 'client' : span.kind === SpanKind.SERVER ? 'server' : 'other';
+  const facts = {
+    traceId: span.spanContext().traceId,
+    parentSpanId: span.parentSpanContext?.spanId ?? '',
+    kind,
+  } as const;
+  for (const [key, value] of derivedAttributes(span.attributes, facts)) attributes[key] = value;
+  return attributes;
+}
 
 const THROTTLED = {
   __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException',
@@ -49,8 +62,12 @@ describe('call roles, propagation and attempts in the span processor', () => {
         { kind, attributes },
         parent ? trace.setSpan(context.active(), parent) : context.active(),
       );
+  /** The spans named so, with their attributes as the collector stores them (derived-attributes.ts). */
   const exported = (name: string): ReadableSpan[] =>
-    exporter.getFinishedSpans().filter((s) => s.name === name);
+    exporter
+      .getFinishedSpans()
+      .filter((s) => s.name === name)
+      .map((s) => Object.assign(Object.create(s) as ReadableSpan, { attributes: storedAttributes(s) }));
   const faultline = (span: ReadableSpan | undefined): Record<string, unknown> =>
     Object.fromEntries(
       Object.entries(span?.attributes ?? {}).filter(

@@ -1,13 +1,15 @@
 import {
   type Context,
   propagation,
+  type Span,
   type TextMapGetter,
   type TextMapPropagator,
   type TextMapSetter,
   trace,
 } from '@opentelemetry/api';
 import { W3CBaggagePropagator } from '@opentelemetry/core';
-import { BAGGAGE_CORRELATION_ID } from '../../attributes.js';
+import { ATTR_CORRELATION_ID, BAGGAGE_CORRELATION_ID } from '../../attributes.js';
+import { attributesOf } from './span-attributes.js';
 
 /** Inbound headers an edge proxy or caller may already have stamped on the request. */
 const INBOUND_HEADERS = ['x-correlation-id', 'x-request-id'] as const;
@@ -57,4 +59,13 @@ export function correlationIdOf(context: Context): string | undefined {
 function firstHeader(value: string | string[] | undefined): string | undefined {
   const first = Array.isArray(value) ? value[0] : value;
   return first?.trim() || undefined;
+}
+
+/**
+ * The correlation id of a span the preload started: its attribute when the id is not the trace id
+ * (only then is it set: the collector derives the rest, derived-attributes.ts), else the trace id.
+ */
+export function correlationIdOfSpan(span: Span): string {
+  const id = attributesOf(span)[ATTR_CORRELATION_ID];
+  return typeof id === 'string' ? id : span.spanContext().traceId;
 }

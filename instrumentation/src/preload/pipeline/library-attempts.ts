@@ -1,6 +1,8 @@
 import type { Attributes, Span } from '@opentelemetry/api';
-import { ATTR_ATTEMPTS, ATTR_CLASS, ATTR_CODE, ATTR_CORRELATION_ID, ATTR_SOURCE } from '../../attributes.js';
+import { ATTR_ATTEMPTS, ATTR_CLASS, ATTR_CODE, ATTR_SOURCE } from '../../attributes.js';
+import { sourceOf } from '../../span-source.js';
 import { isGenericCode, type TransportTally } from './call-role.js';
+import { correlationIdOfSpan } from './correlation.js';
 import { stampPrevious } from './repeat-attempts.js';
 import { setEnvelope } from './span-envelope.js';
 
@@ -26,7 +28,7 @@ export function foldTransports(span: Span, attrs: Attributes, tally: TransportTa
   if (own !== undefined && !(isGenericCode(own) && !isGenericCode(final.code))) return;
   setEnvelope(span, {
     ...final,
-    source: String(attrs[ATTR_SOURCE] ?? final.source),
-    correlation_id: String(attrs[ATTR_CORRELATION_ID] ?? final.correlation_id),
+    source: String(attrs[ATTR_SOURCE] ?? sourceOf(attrs) ?? final.source),
+    correlation_id: correlationIdOfSpan(span),
   });
 }

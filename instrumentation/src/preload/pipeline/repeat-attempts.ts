@@ -17,8 +17,10 @@ import {
   ATTR_SOURCE,
 } from '../../attributes.js';
 import { type AttemptInfo, currentAttemptInfo } from '../../policy/attempt-context.js';
+import { sourceOf } from '../../span-source.js';
 import type { Envelope } from '../../types.js';
 import type { AttemptTracker, FailedAttempt } from './attempt-tracker.js';
+import { correlationIdOfSpan } from './correlation.js';
 import { misroutes, operationKey } from './misrouted-retry.js';
 
 type PreviousEnvelope = Pick<Envelope, 'class' | 'code' | 'message'>;
@@ -82,7 +84,7 @@ export class RepeatAttempts {
       if (info !== undefined) stampAttempt(span, attrs, info.attempt, info.previous);
       return;
     }
-    const correlationId = String(attrs[ATTR_CORRELATION_ID] ?? '');
+    const correlationId = correlationIdOfSpan(span);
     const startedAt = this.starts.get(span) ?? performance.now();
     const onRecordAtStart = this.repeatOf.get(span);
     const current = tracker.size > 0 ? tracker.previous(correlationId, key, startedAt) : undefined;
@@ -123,7 +125,10 @@ function stampAttempt(
   span.setAttribute(ATTR_ATTEMPT, attempt);
   // A library's own earlier attempt inside this span (library-attempts.ts) is the one just before.
   if (previous && attrs[ATTR_PREVIOUS_CLASS] === undefined) stampPrevious(span, previous);
-  if (attrs[ATTR_SOURCE] === 'http' && attrs['http.request.resend_count'] === undefined) {
+  if (
+    (attrs[ATTR_SOURCE] ?? sourceOf(attrs)) === 'http' &&
+    attrs['http.request.resend_count'] === undefined
+  ) {
     span.setAttribute('http.request.resend_count', attempt - 1);
   }
 }
@@ -151,7 +156,7 @@ function envelopeOf(span: ReadableSpan, withRaw: boolean): Envelope {
     message: String(a[ATTR_MESSAGE] ?? ''),
     retryable: a[ATTR_RETRYABLE] === true,
     retry_after: typeof retryAfter === 'number' ? retryAfter : null,
-    correlation_id: String(a[ATTR_CORRELATION_ID] ?? ''),
+    correlation_id: String(a[ATTR_CORRELATION_ID] ?? span.spanContext().traceId),
     raw,
   };
 }

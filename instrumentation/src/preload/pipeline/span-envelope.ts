@@ -11,14 +11,11 @@ import {
 } from '../../attributes.js';
 import type { Envelope } from '../../types.js';
 import { holdTransportEnvelope, isTransport } from './call-role.js';
+import { correlationIdOfSpan } from './correlation.js';
+import { attributesOf } from './span-attributes.js';
 
 /** Longest `faultline.raw` string put on a span; the collector stores it as is. */
 export const RAW_MAX_CHARS = 4096;
-
-/** The SDK span exposes its attributes; the API type does not, so read them defensively. */
-export function attributesOf(span: Span): Attributes {
-  return (span as unknown as { attributes?: Attributes }).attributes ?? {};
-}
 
 export function hasEnvelope(span: Span): boolean {
   return attributesOf(span)[ATTR_CLASS] !== undefined;
@@ -43,7 +40,8 @@ export function setEnvelope(span: Span, envelope: Envelope): void {
     [ATTR_RAW]: boundedJson(envelope.raw),
   };
   if (envelope.retry_after !== null) attrs[ATTR_RETRY_AFTER] = envelope.retry_after;
-  if (envelope.correlation_id && attributesOf(span)[ATTR_CORRELATION_ID] === undefined) {
+  // Only an id other than the span's own goes on the wire (derived-attributes.ts).
+  if (envelope.correlation_id && envelope.correlation_id !== correlationIdOfSpan(span)) {
     attrs[ATTR_CORRELATION_ID] = envelope.correlation_id;
   }
   if (attributesOf(span)['error.type'] === undefined) attrs['error.type'] = envelope.code || envelope.class;

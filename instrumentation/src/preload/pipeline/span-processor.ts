@@ -19,6 +19,7 @@ import {
 } from '../../attributes.js';
 import { dbSystemOf } from '../../db-system.js';
 import { classifyHttpResponse } from '../../http/classify-http-response.js';
+import { sourceOf } from '../../span-source.js';
 import type { Envelope } from '../../types.js';
 import {
   isConnectSpan,
@@ -28,18 +29,18 @@ import {
   takeHeldEnvelope,
   takeTransportTally,
 } from './call-role.js';
-import { correlationIdOf } from './correlation.js';
+import { correlationIdOf, correlationIdOfSpan } from './correlation.js';
 import { envelopeFromSpan } from './fallback-envelope.js';
 import { foldTransports } from './library-attempts.js';
 import type { PreloadState } from './preload-state.js';
 import { RepeatAttempts } from './repeat-attempts.js';
 import type { ResponseRecord } from './response-registry.js';
 import { setEnvelope } from './span-envelope.js';
-import { httpStatusOf, sourceOf } from './span-source.js';
+import { httpStatusOf } from './span-source.js';
 
 /**
- * Stamps every span with the correlation id (successes too: the dashboard needs denominators) and
- * client spans with their source; tells transport requests and checkouts from logical calls at
+ * Gives every span its correlation id (successes too: the dashboard needs denominators), on the
+ * wire only where the collector cannot derive it (derived-attributes.ts); tells transport requests and checkouts from logical calls at
  * start; and, in `onEnding` while the span is still writable, classifies whatever the hooks could
  * not reach, numbers identical repeats, folds transport requests into their operation and marks
  * failures that echo a local one below them.
@@ -53,8 +54,12 @@ export class FaultlineSpanProcessor implements SpanProcessor {
    */
   private readonly entrySpans = new WeakSet<object>();
 
+  /** Export what the collector would derive too (FAULTLINE_EXPORT_DERIVED), for other backends. */
+  private readonly exportDerived: boolean;
+
   constructor(private readonly state: PreloadState) {
     this.attempts = new RepeatAttempts(state.attempts, state.repeats);
+    this.exportDerived = state.config.exportDerived;
   }
 
   // try/catch rather than safely(): onStart runs for every span, and a closure each costs.
@@ -66,21 +71,24 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       const parent = trace.getSpan(parentContext) as unknown as Partial<ReadableSpan> | undefined;
       // A local parent already resolved the id: reuse it instead of reading baggage again.
       const inherited = parent?.attributes?.[ATTR_CORRELATION_ID];
+      const traceId = span.spanContext().traceId;
       const correlationId =
-        typeof inherited === 'string'
-          ? inherited
-          : (correlationIdOf(parentContext) ?? span.spanContext().traceId);
-      span.setAttribute(ATTR_CORRELATION_ID, correlationId);
+        typeof inherited === 'string' ? inherited : (correlationIdOf(parentContext) ?? traceId);
+      // The trace id is what the collector derives when the attribute is absent: it need not travel.
+      if (correlationId !== traceId || this.exportDerived)
+        span.setAttribute(ATTR_CORRELATION_ID, correlationId);
       const entry =
         parent === undefined ? sdkSpan.kind === SpanKind.SERVER : this.entrySpans.has(parent as object);
-      if (entry) {
-        this.entrySpans.add(span);
-        if (sdkSpan.kind !== SpanKind.INTERNAL) span.setAttribute(ATTR_ENTRY, true);
+      if (entry) this.entrySpans.add(span);
+      if (sdkSpan.kind !== SpanKind.INTERNAL) {
+        // A root server span is the entry by what it is (derived-attributes.ts); a span whose
+        // context held an invalid parent is a root too, yet not one this process received.
+        const root = sdkSpan.kind === SpanKind.SERVER && sdkSpan.parentSpanContext === undefined;
+        if (entry && (!root || this.exportDerived)) span.setAttribute(ATTR_ENTRY, true);
+        else if (!entry && root) span.setAttribute(ATTR_ENTRY, false);
       }
       if (sdkSpan.kind !== SpanKind.CLIENT) return;
       const attrs = sdkSpan.attributes;
-      const source = sourceOf(attrs);
-      if (source) span.setAttribute(ATTR_SOURCE, source);
       // The HTTP requests of an AWS SDK operation, a driver's round trips: part of their parent
       // call, whose own retry loop repeats them (never misrouted). A connect under a pool checkout
       // is a step of its own.
@@ -100,6 +108,12 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       const kind = sdkSpan.kind;
       const attrs = sdkSpan.attributes;
       if (kind === SpanKind.CLIENT || kind === SpanKind.SERVER) {
+        // A client span's source follows from its semconv attributes, which the collector reads
+        // too; an envelope writes its own.
+        if (kind === SpanKind.CLIENT && this.exportDerived && attrs[ATTR_SOURCE] === undefined) {
+          const source = sourceOf(attrs);
+          if (source) span.setAttribute(ATTR_SOURCE, source);
+        }
         if (kind === SpanKind.CLIENT && isTransport(span)) {
           span.setAttribute(ATTR_CALL_ROLE, 'transport');
           settleTransport(span, takeHeldEnvelope(span) ?? this.classify(span, sdkSpan, attrs));
@@ -118,11 +132,6 @@ export class FaultlineSpanProcessor implements SpanProcessor {
   }
 
   private endCall(span: Span, sdkSpan: ReadableSpan, attrs: Attributes): void {
-    // Some instrumentations only set their identifying attributes after the span started.
-    if (attrs[ATTR_SOURCE] === undefined) {
-      const source = sourceOf(attrs);
-      if (source) span.setAttribute(ATTR_SOURCE, source);
-    }
     const tally = takeTransportTally(span);
     if (tally !== undefined) foldTransports(span, attrs, tally);
     if (attrs[ATTR_CLASS] === undefined && isConnectSpan(sdkSpan.name, attrs)) {
@@ -154,7 +163,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       const status = httpStatusOf(attrs);
       if (status === undefined || status < 400) return null;
     }
-    const correlationId = String(attrs[ATTR_CORRELATION_ID] ?? '');
+    const correlationId = correlationIdOfSpan(span);
     const source = (attrs[ATTR_SOURCE] as string | undefined) ?? sourceOf(attrs);
     return (
       (record ? this.fromResponse(record, attrs, source, correlationId) : null) ??

@@ -82,6 +82,7 @@ export function readConfig(
       bodyPeekMaxBytes:
         options.bodyPeekMaxBytes ?? positiveInt('FAULTLINE_BODY_PEEK_MAX_BYTES', DEFAULT_PEEK_MAX_BYTES),
       enforceMisrouted: options.enforceMisrouted ?? flag('FAULTLINE_ENFORCE_MISROUTED', false),
+      exportDerived: options.exportDerived ?? flag('FAULTLINE_EXPORT_DERIVED', false),
       instrumentations: instrumentations(options, env, warn),
       maxQueueSize: options.maxQueueSize ?? positiveInt('OTEL_BSP_MAX_QUEUE_SIZE', DEFAULT_QUEUE),
       debug: options.debug ?? flag('FAULTLINE_DEBUG', false),

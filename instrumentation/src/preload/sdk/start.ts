@@ -10,6 +10,7 @@ import {
   resourceFromAttributes,
 } from '@opentelemetry/resources';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { DISTRO_NAME, DISTRO_NAME_KEY } from '../../derived-attributes.js';
 import { subscribeDriverErrors } from '../clients/mysql2/index.js';
 import {
   endSpansWaitingOnBodies,
@@ -70,9 +71,14 @@ export function start(options: StartOptions = {}): void {
       config.maxQueueSize,
     );
     const detected = detectResources({ detectors: [envDetector, processDetector, hostDetector] });
-    const resource = config.serviceName
-      ? detected.merge(resourceFromAttributes({ 'service.name': config.serviceName }))
-      : detected;
+    // The distro mark last, so no OTEL_RESOURCE_ATTRIBUTES hides from the collector that these spans
+    // left their derivable attributes off the wire.
+    const resource = detected.merge(
+      resourceFromAttributes({
+        ...(config.serviceName ? { 'service.name': config.serviceName } : {}),
+        [DISTRO_NAME_KEY]: DISTRO_NAME,
+      }),
+    );
     const provider = new NodeTracerProvider({
       resource,
       spanProcessors: [new FaultlineSpanProcessor(state), batch],

@@ -16,6 +16,12 @@ export interface StartOptions {
   bodyPeekMaxBytes?: number;
   /** Answer a misrouted retry at once with the earlier envelope; default off (FAULTLINE_ENFORCE_MISROUTED). */
   enforceMisrouted?: boolean;
+  /**
+   * Also export the attributes the Faultline collector derives from the span itself (a correlation
+   * id equal to the trace id, a success's source, a root server span's entry mark), for a backend
+   * that reads the spans without it; default off (FAULTLINE_EXPORT_DERIVED).
+   */
+  exportDerived?: boolean;
   /** Instrumentation short names to enable (`http`, `undici`, `pg`, …); default all. */
   enabledInstrumentations?: string[];
   /** Instrumentation short names to disable. */
@@ -38,6 +44,7 @@ export interface PreloadConfig {
   bodyPeek: boolean;
   bodyPeekMaxBytes: number;
   enforceMisrouted: boolean;
+  exportDerived: boolean;
   instrumentations: ReadonlySet<string>;
   maxQueueSize: number;
   debug: boolean;

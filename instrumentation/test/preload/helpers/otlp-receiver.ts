@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
+import { DISTRO_NAME, DISTRO_NAME_KEY, derivedAttributes } from '../../../src/derived-attributes.js';
 
 /** One exported span, flattened from either OTLP encoding so tests assert on plain values. */
 export interface ReceivedSpan {
@@ -13,7 +14,13 @@ export interface ReceivedSpan {
   kind: number;
   /** OTLP enum: 0 unset, 1 ok, 2 error. */
   statusCode: number;
+  /**
+   * The span's attributes as the Faultline collector stores them: what was exported plus what the
+   * collector derives for a preload span (derived-attributes.ts), so tests assert on the stored
+   * answer. `wireAttributes` is what actually travelled.
+   */
   attributes: Record<string, unknown>;
+  wireAttributes: Record<string, unknown>;
   /** Attributes of the resource the span was exported under (service.name, OTEL_RESOURCE_ATTRIBUTES, …). */
   resource: Record<string, unknown>;
   /** Name of the instrumentation scope that made the span, e.g. `@opentelemetry/instrumentation-http`. */
@@ -131,6 +138,15 @@ function flatten(request: WireRequest): ReceivedSpan[] {
     );
     for (const ss of rs.scopeSpans ?? []) {
       for (const span of ss.spans ?? []) {
+        const wireAttributes = Object.fromEntries(
+          (span.attributes ?? []).map((kv) => [kv.key, anyValue(kv.value)]),
+        );
+        const attributes = { ...wireAttributes };
+        if (resource[DISTRO_NAME_KEY] === DISTRO_NAME) {
+          const kind = span.kind === 3 ? 'client' : span.kind === 2 ? 'server' : 'other';
+          const facts = { traceId: span.traceId ?? '', parentSpanId: span.parentSpanId ?? '', kind } as const;
+          for (const [key, value] of derivedAttributes(wireAttributes, facts)) attributes[key] = value;
+        }
         out.push({
           service: String(resource['service.name'] ?? ''),
           traceId: span.traceId ?? '',
@@ -139,7 +155,8 @@ function flatten(request: WireRequest): ReceivedSpan[] {
           name: span.name ?? '',
           kind: span.kind ?? 0,
           statusCode: span.status?.code ?? 0,
-          attributes: Object.fromEntries((span.attributes ?? []).map((kv) => [kv.key, anyValue(kv.value)])),
+          attributes,
+          wireAttributes,
           resource,
           scope: ss.scope?.name ?? '',
         });

@@ -1,8 +1,9 @@
 import type { Span } from '@opentelemetry/api';
 import type { AwsSdkInstrumentationConfig } from '@opentelemetry/instrumentation-aws-sdk';
-import { ATTR_ATTEMPTS, ATTR_CORRELATION_ID } from '../../../attributes.js';
+import { ATTR_ATTEMPTS } from '../../../attributes.js';
 import { classifyError } from '../../../error/classify-error.js';
-import { attributesOf, setEnvelope } from '../../pipeline/span-envelope.js';
+import { correlationIdOfSpan } from '../../pipeline/correlation.js';
+import { setEnvelope } from '../../pipeline/span-envelope.js';
 import { safely } from '../../shared/safe.js';
 
 /**
@@ -20,7 +21,7 @@ export function awsHooks(): Pick<AwsSdkInstrumentationConfig, 'exceptionHook' | 
     exceptionHook(span, _request, err: unknown) {
       safely('aws exceptionHook', () => {
         recordAttempts(span, (err as WithMetadata | undefined)?.$metadata);
-        const correlationId = String(attributesOf(span)[ATTR_CORRELATION_ID] ?? '');
+        const correlationId = correlationIdOfSpan(span);
         setEnvelope(span, classifyError(err, { source: 'sdk', correlationId }));
       });
     },

@@ -2,11 +2,11 @@ import { EventEmitter, errorMonitor } from 'node:events';
 import { ClientRequest, IncomingMessage } from 'node:http';
 import { diag, type Span } from '@opentelemetry/api';
 import type { HttpInstrumentationConfig } from '@opentelemetry/instrumentation-http';
-import { ATTR_CORRELATION_ID } from '../../../attributes.js';
 import { classifyError } from '../../../error/classify-error.js';
+import { correlationIdOfSpan } from '../../pipeline/correlation.js';
 import { MisroutedRetryError } from '../../pipeline/misrouted-retry.js';
 import type { PreloadState } from '../../pipeline/preload-state.js';
-import { attributesOf, setEnvelope } from '../../pipeline/span-envelope.js';
+import { setEnvelope } from '../../pipeline/span-envelope.js';
 import { isPeekable } from '../../shared/body-peek.js';
 import { peekIncomingMessage } from './incoming-peek.js';
 
@@ -71,7 +71,7 @@ function onClientError(this: ClientRequest, err: unknown): void {
       setEnvelope(span, err.envelope);
       return;
     }
-    const correlationId = String(attributesOf(span)[ATTR_CORRELATION_ID] ?? '');
+    const correlationId = correlationIdOfSpan(span);
     setEnvelope(span, classifyError(err, { source: 'http', correlationId }));
   } catch (e) {
     diag.warn('faultline: http error hook failed', e);

@@ -1,10 +1,10 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { diag, type Span } from '@opentelemetry/api';
 import type { UndiciInstrumentationConfig, UndiciRequest } from '@opentelemetry/instrumentation-undici';
-import { ATTR_CORRELATION_ID } from '../../../attributes.js';
 import { classifyError } from '../../../error/classify-error.js';
+import { correlationIdOfSpan } from '../../pipeline/correlation.js';
 import type { PreloadState } from '../../pipeline/preload-state.js';
-import { attributesOf, setEnvelope } from '../../pipeline/span-envelope.js';
+import { setEnvelope } from '../../pipeline/span-envelope.js';
 import { isPeekable } from '../../shared/body-peek.js';
 import { safely } from '../../shared/safe.js';
 import { adoptFetchSlot, deferEndForBody, fetchSlotOf } from './fetch-peek.js';
@@ -22,7 +22,7 @@ export function subscribeUndiciErrors(): () => void {
       const { request, error } = message as { request: object; error: { name?: string } };
       const span = spans.get(request);
       if (!span || error?.name === 'AbortError') return;
-      const correlationId = String(attributesOf(span)[ATTR_CORRELATION_ID] ?? '');
+      const correlationId = correlationIdOfSpan(span);
       setEnvelope(span, classifyError(error, { source: 'http', correlationId }));
     });
   };

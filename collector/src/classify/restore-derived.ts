@@ -1,0 +1,23 @@
+import { DISTRO_NAME, DISTRO_NAME_KEY, derivedAttributes } from '@faultline/instrumentation';
+import type { TraceRow } from '../types.js';
+
+/**
+ * Puts back what the Faultline preload leaves off the wire because it follows from the span (a
+ * correlation id equal to the trace id, a success's source, a root server span's entry mark), so
+ * its rows are stored as if every attribute had travelled. Only spans exported under the preload's
+ * distro mark: another SDK's span with no correlation id is not the preload's decision, and is
+ * classified (or not) as it came. Returns whether the span is the preload's.
+ */
+export function restoreDerived(row: TraceRow): boolean {
+  if (row.ResourceAttributes[DISTRO_NAME_KEY] !== DISTRO_NAME) return false;
+  const attrs = row.SpanAttributes;
+  const kind = row.SpanKind === 'Client' ? 'client' : row.SpanKind === 'Server' ? 'server' : 'other';
+  for (const [key, value] of derivedAttributes(attrs, {
+    traceId: row.TraceId,
+    parentSpanId: row.ParentSpanId,
+    kind,
+  })) {
+    attrs[key] = value === true ? 'true' : value;
+  }
+  return true;
+}

@@ -1,0 +1,16 @@
+/**
+ * The envelope `source` a client span's own semconv attributes imply. One rule for both ends: the
+ * preload counts a call under it, and the collector stamps it on spans that arrive without one
+ * (stock SDKs, and the preload, which leaves it off the wire on successes because it follows from
+ * the span).
+ */
+export function sourceOf(attrs: Readonly<Record<string, unknown>>): string | undefined {
+  const rpc = attrs['rpc.system.name'] ?? attrs['rpc.system'];
+  // Before the db check: DynamoDB spans carry db.system(.name) too, yet their failures are the AWS
+  // SDK's ('sdk'), and successes must count under the same source as failures.
+  if (rpc === 'aws-api') return 'sdk';
+  if (attrs['db.system.name'] !== undefined || attrs['db.system'] !== undefined) return 'db';
+  if (rpc !== undefined) return 'rpc';
+  if (attrs['http.request.method'] !== undefined || attrs['http.method'] !== undefined) return 'http';
+  return undefined;
+}
