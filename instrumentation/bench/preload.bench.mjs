@@ -1,6 +1,8 @@
 // Cost of the Faultline preload on a real HTTP service, against stock OpenTelemetry.
-// One service (node:http server that calls a local upstream over keep-alive; 1 call in 5 fails
-// with 503) runs four ways: no instrumentation, `--import @opentelemetry/auto-instrumentations-node/register`,
+// One service (node:http server that calls a local upstream over keep-alive) runs, per workload,
+// under each arm. Workloads: `fail20`, 1 upstream call in 5 answers 503 with a small JSON error and
+// the service answers 502 for it (the failure path); `json10`, every call succeeds and 1 in 10
+// answers a small JSON body, the rest text (the body-peek path). Arms: no instrumentation, `--import @opentelemetry/auto-instrumentations-node/register`,
 // `--import @faultline/instrumentation/register`, and the same with FAULTLINE_BODY_PEEK=off. The stock and Faultline arms do the same
 // OpenTelemetry work apart from Faultline's own: the same eight instrumentations enabled (stock
 // would otherwise load all ~40 of auto-instrumentations-node), the same resource detectors, the
@@ -29,7 +31,12 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const WARMUP_SECONDS = 1;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
-const FAIL_EVERY = 5;
+/** Every nth upstream call fails (0: none) / answers a small JSON body (0: none); the rest answer text. */
+const WORKLOADS = {
+  fail20: { failEvery: 5, jsonEvery: 0, arms: ['none', 'stock', 'faultline'] },
+  json10: { failEvery: 0, jsonEvery: 10, arms: ['none', 'stock', 'faultline', 'faultline-nopeek'] },
+};
+const TARGETS = { throughput: 1.0, cpu: 1.0, addedLatencyUs: 25, bytes: 1.2 };
 
 const role = process.argv[2] ?? 'orchestrator';
 if (role === 'upstream') upstream();
@@ -43,16 +50,16 @@ function listen(server) {
 }
 
 function upstream() {
-  const body = '{"ok":true}';
-  const fail = '{"error":"unavailable"}';
+  const answers = {
+    '/ok': [200, 'text/plain', 'ok'],
+    '/json': [200, 'application/json', '{"ok":true,"id":4217,"status":"settled"}'],
+    '/fail': [503, 'application/json', '{"error":"unavailable"}'],
+  };
   listen(
     http.createServer((req, res) => {
-      const failing = req.url === '/fail';
-      res.writeHead(failing ? 503 : 200, {
-        'content-type': 'application/json',
-        'content-length': String(failing ? fail.length : body.length),
-      });
-      res.end(failing ? fail : body);
+      const [status, type, body] = answers[req.url] ?? answers['/ok'];
+      res.writeHead(status, { 'content-type': type, 'content-length': String(body.length) });
+      res.end(body);
     }),
   );
 }
@@ -88,11 +95,14 @@ function service() {
   const http = createRequire(import.meta.url)('node:http');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const target = process.env.UPSTREAM_URL;
+  const failEvery = Number(process.env.FAIL_EVERY);
+  const jsonEvery = Number(process.env.JSON_EVERY);
   let n = 0;
   listen(
     http.createServer((_req, res) => {
       n += 1;
-      const path = n % FAIL_EVERY === 0 ? '/fail' : '/ok';
+      const path =
+        failEvery && n % failEvery === 0 ? '/fail' : jsonEvery && n % jsonEvery === 0 ? '/json' : '/ok';
       http
         .get(`${target}${path}`, { agent }, (up) => {
           let body = '';
@@ -101,9 +111,7 @@ function service() {
             body += c;
           });
           up.on('end', () => {
-            res
-              .writeHead(up.statusCode === 200 ? 200 : 502, { 'content-type': 'application/json' })
-              .end(body);
+            res.writeHead(up.statusCode === 200 ? 200 : 502, { 'content-type': 'text/plain' }).end(body);
           });
         })
         .on('error', () => res.writeHead(500).end());
@@ -293,36 +301,54 @@ async function orchestrate() {
       env: { ...otelEnv, FAULTLINE_BODY_PEEK: 'off' },
     },
   };
-  const results = Object.fromEntries(Object.keys(arms).map((k) => [k, []]));
   console.log(
     `preload bench: ${ROUNDS} rounds x ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up) per arm and load shape; ` +
-      `closed loop ${CONNECTIONS} keep-alive connections, open loop ${RATE} req/s; 1 upstream call in ${FAIL_EVERY} answers 503`,
+      `closed loop ${CONNECTIONS} keep-alive connections, open loop ${RATE} req/s`,
   );
-  for (let round = 0; round < ROUNDS; round++) {
-    // Rotate the order so no arm always runs first (or last) on a warming machine.
-    const names = Object.keys(arms);
-    const order = names.map((_, i) => names[(i + round) % names.length]);
-    for (const name of order) {
-      const arm = arms[name];
-      const svc = startChild([...arm.args, SELF, 'service'], { ...arm.env, UPSTREAM_URL: upstreamUrl });
-      const target = `http://127.0.0.1:${(await svc.firstLine).port}/`;
-      const sink0 = await sinkStats(sinkUrl);
-      const closed = await measure(svc, target, 0);
-      const open = await measure(svc, target, RATE);
-      // Stock's register flushes on SIGTERM but leaves the server running: kill it after a moment.
-      svc.child.kill('SIGTERM');
-      const killer = setTimeout(() => svc.child.kill('SIGKILL'), 1000);
-      await svc.exited;
-      clearTimeout(killer);
-      const sink1 = await sinkStats(sinkUrl);
-      // Every request the service answered in both runs, warm-ups included, exported its spans.
-      const served = closed.total + open.total;
-      results[name].push({ closed, open, exportBytesPerReq: (sink1.bytes - sink0.bytes) / served });
+  const verdicts = [];
+  for (const [workload, { failEvery, jsonEvery, arms: armNames }] of Object.entries(WORKLOADS)) {
+    const results = Object.fromEntries(armNames.map((k) => [k, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      // Rotate the order so no arm always runs first (or last) on a warming machine.
+      const order = armNames.map((_, i) => armNames[(i + round) % armNames.length]);
+      for (const name of order) {
+        const arm = arms[name];
+        const svc = startChild([...arm.args, SELF, 'service'], {
+          ...arm.env,
+          UPSTREAM_URL: upstreamUrl,
+          FAIL_EVERY: String(failEvery),
+          JSON_EVERY: String(jsonEvery),
+        });
+        const target = `http://127.0.0.1:${(await svc.firstLine).port}/`;
+        const sink0 = await sinkStats(sinkUrl);
+        const closed = await measure(svc, target, 0);
+        const open = await measure(svc, target, RATE);
+        // Stock's register flushes on SIGTERM but leaves the server running: kill it after a moment.
+        svc.child.kill('SIGTERM');
+        const killer = setTimeout(() => svc.child.kill('SIGKILL'), 1000);
+        await svc.exited;
+        clearTimeout(killer);
+        const sink1 = await sinkStats(sinkUrl);
+        // Every request the service answered in both runs, warm-ups included, exported its spans.
+        const served = closed.total + open.total;
+        results[name].push({ closed, open, exportBytesPerReq: (sink1.bytes - sink0.bytes) / served });
+      }
     }
+    const description = [
+      failEvery ? `1 upstream call in ${failEvery} answers 503 (the service answers 502)` : '',
+      jsonEvery ? `1 upstream call in ${jsonEvery} answers a small JSON body` : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
+    verdicts.push(...report(workload, description, results));
   }
   up.child.kill('SIGTERM');
   sk.child.kill('SIGTERM');
-  report(results);
+  const missed = verdicts.filter((v) => !v.met);
+  console.log(
+    `\npreload targets: ${verdicts.length - missed.length} of ${verdicts.length} met` +
+      (missed.length ? `; NOT met: ${missed.map((v) => v.name).join(', ')}` : ''),
+  );
 }
 
 function median(xs) {
@@ -330,7 +356,13 @@ function median(xs) {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-function report(results) {
+/** Per-round faultline/stock figures: the arms of one round ran back to back, so the load other
+ * processes put on this machine, which drifts between rounds, mostly cancels out of them. */
+function paired(results, pick, combine) {
+  return median(results.faultline.map((r, i) => combine(pick(r), pick(results.stock[i]))));
+}
+
+function report(workload, description, results) {
   const summary = Object.fromEntries(
     Object.entries(results).map(([name, runs]) => [
       name,
@@ -347,6 +379,7 @@ function report(results) {
     ]),
   );
   const col = (v, w) => v.toFixed(0).padStart(w);
+  console.log(`\n[${workload}] ${description} (medians over ${ROUNDS} rounds)`);
   console.log(
     'closed loop        req/s  median µs   p99 µs  CPU µs/req | open loop  median µs   p99 µs  CPU µs/req | export B/req',
   );
@@ -355,31 +388,58 @@ function report(results) {
       `${name.padEnd(16)} ${col(s.rps, 7)} ${col(s.p50, 10)} ${col(s.p99, 8)} ${col(s.cpu, 11)} |           ${col(s.openP50, 10)} ${col(s.openP99, 8)} ${col(s.openCpu, 11)} | ${col(s.bytes, 12)}`,
     );
   }
-  const { faultline: f, stock: k, none: n, 'faultline-nopeek': np } = summary;
-  // Paired per round: the arms of one round ran back to back, so the load other processes put on
-  // this machine, which drifts between rounds, mostly cancels out of the difference.
-  const paired = median(results.faultline.map((r, i) => r.open.p50 - results.stock[i].open.p50));
+  const ratio = (a, b) => a / b;
+  const figures = {
+    throughput: paired(results, (r) => r.closed.rps, ratio),
+    cpuClosed: paired(results, (r) => r.closed.cpuPerReq, ratio),
+    cpuOpen: paired(results, (r) => r.open.cpuPerReq, ratio),
+    addedUs: paired(
+      results,
+      (r) => r.open.p50,
+      (a, b) => a - b,
+    ),
+    bytes: paired(results, (r) => r.exportBytesPerReq, ratio),
+  };
   const signed = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(0)}`;
-  console.log(`(medians over ${ROUNDS} rounds)`);
-  console.log(`faultline/stock throughput: ${(f.rps / k.rps).toFixed(3)}x (target >= 0.95x)`);
-  console.log(
-    `faultline added median latency vs stock at ${RATE} req/s (open loop): ${signed(f.openP50 - k.openP50)} µs (target <= 50 µs); ` +
-      `paired per round: ${signed(paired)} µs`,
-  );
-  console.log(
-    `faultline added median latency vs stock, closed loop (${CONNECTIONS} connections, mostly queueing): ${signed(f.p50 - k.p50)} µs`,
-  );
-  console.log(
-    `service CPU per request, faultline/stock: closed ${(f.cpu / k.cpu).toFixed(3)}x, open ${(f.openCpu / k.openCpu).toFixed(3)}x ` +
-      '(less sensitive to the noise of a shared machine than req/s)',
-  );
-  console.log(`exported bytes per request, faultline/stock: ${(f.bytes / k.bytes).toFixed(3)}x`);
-  console.log(
-    `with FAULTLINE_BODY_PEEK=off: throughput ${(np.rps / k.rps).toFixed(3)}x stock, ` +
-      `CPU per request closed ${(np.cpu / k.cpu).toFixed(3)}x stock (the cost of silent-failure detection is the difference)`,
-  );
+  const verdicts = [
+    {
+      name: `${workload} throughput`,
+      met: figures.throughput >= TARGETS.throughput,
+      line: `faultline/stock throughput (closed loop): ${figures.throughput.toFixed(3)}x (target >= ${TARGETS.throughput.toFixed(1)}x)`,
+    },
+    {
+      name: `${workload} CPU closed`,
+      met: figures.cpuClosed <= TARGETS.cpu,
+      line: `service CPU per request faultline/stock, closed loop: ${figures.cpuClosed.toFixed(3)}x (target <= ${TARGETS.cpu.toFixed(1)}x)`,
+    },
+    {
+      name: `${workload} CPU open`,
+      met: figures.cpuOpen <= TARGETS.cpu,
+      line: `service CPU per request faultline/stock, open loop at ${RATE} req/s: ${figures.cpuOpen.toFixed(3)}x (target <= ${TARGETS.cpu.toFixed(1)}x)`,
+    },
+    {
+      name: `${workload} added latency`,
+      met: figures.addedUs <= TARGETS.addedLatencyUs,
+      line: `faultline added median latency vs stock at ${RATE} req/s (open loop): ${signed(figures.addedUs)} µs (target <= ${TARGETS.addedLatencyUs} µs)`,
+    },
+    {
+      name: `${workload} exported bytes`,
+      met: figures.bytes <= TARGETS.bytes,
+      line: `exported bytes per request faultline/stock: ${figures.bytes.toFixed(3)}x (target <= ${TARGETS.bytes.toFixed(1)}x)`,
+    },
+  ];
+  console.log('(faultline/stock: median over rounds of the per-round figure)');
+  for (const v of verdicts) console.log(`${v.line}: ${v.met ? 'met' : 'NOT met'}`);
+  const { faultline: f, none: n, stock: k, 'faultline-nopeek': np } = summary;
+  if (np) {
+    console.log(
+      `with FAULTLINE_BODY_PEEK=off: throughput ${(np.rps / k.rps).toFixed(3)}x stock, ` +
+        `CPU per request closed ${(np.cpu / k.cpu).toFixed(3)}x stock (the cost of silent-failure detection is the difference)`,
+    );
+  }
   console.log(
     `faultline vs no instrumentation: ${(f.rps / n.rps).toFixed(3)}x throughput, ` +
-      `${signed(f.openP50 - n.openP50)} µs median at ${RATE} req/s`,
+      `${signed(f.openP50 - n.openP50)} µs median at ${RATE} req/s; stock vs none ${(k.rps / n.rps).toFixed(3)}x throughput`,
   );
+  return verdicts;
 }

@@ -24,27 +24,38 @@ export interface FailedAttempt {
  * after a failure that `misroutes`.
  */
 export class AttemptTracker {
-  private readonly failures = new Map<string, FailedAttempt>();
+  /**
+   * Per correlation id, then per operation: a call of a request with nothing on record (nearly
+   * every call) is answered by one lookup of a string the span already holds, before any
+   * operation key is built. Correlation ids are kept in recency order, for the bound.
+   */
+  private readonly byCorrelation = new Map<string, Map<string, FailedAttempt>>();
+  private count = 0;
 
   /** Remembered failures; 0 lets callers skip building an operation key on every span. */
   get size(): number {
-    return this.failures.size;
+    return this.count;
+  }
+
+  /** Whether a failure of this request is on record: when not, no call of it repeats one. */
+  has(correlationId: string): boolean {
+    return this.byCorrelation.has(correlationId);
   }
 
   /** The failed attempt that a call started at `startedAt` repeats, if it had ended by then. */
   previous(correlationId: string, operation: string, startedAt: number): FailedAttempt | undefined {
-    const hit = this.fresh(`${correlationId}\u0000${operation}`);
+    const hit = this.fresh(correlationId, operation);
     return hit !== undefined && hit.endedAt <= startedAt ? hit : undefined;
   }
 
   /** The call's last failure on record, however recent: a call starting now repeats it. */
   latest(correlationId: string, operation: string): FailedAttempt | undefined {
-    return this.fresh(`${correlationId}\u0000${operation}`);
+    return this.fresh(correlationId, operation);
   }
 
   /** The earlier envelope when repeating this call now would be a misrouted retry, else undefined. */
   lookup(correlationId: string, operation: string): Envelope | undefined {
-    const hit = this.fresh(`${correlationId}\u0000${operation}`);
+    const hit = this.fresh(correlationId, operation);
     return hit !== undefined && misroutes(hit.envelope) ? hit.envelope : undefined;
   }
 
@@ -55,27 +66,48 @@ export class AttemptTracker {
     envelope: Envelope,
     endedAt: number,
   ): void {
-    const key = `${correlationId}\u0000${operation}`;
-    this.failures.delete(key);
-    this.failures.set(key, { attempt, envelope, endedAt, at: Date.now() });
-    if (this.failures.size > MAX_ENTRIES) {
-      const oldest = this.failures.keys().next().value;
-      if (oldest !== undefined) this.failures.delete(oldest);
+    let calls = this.byCorrelation.get(correlationId);
+    if (calls === undefined) calls = new Map();
+    else {
+      if (calls.delete(operation)) this.count--;
+      this.byCorrelation.delete(correlationId);
     }
+    calls.set(operation, { attempt, envelope, endedAt, at: Date.now() });
+    this.count++;
+    this.byCorrelation.set(correlationId, calls);
+    while (this.count > MAX_ENTRIES) this.dropOldest();
   }
 
   /** The call succeeded: a repeat of it is a new call, attempt 1. */
   succeeded(correlationId: string, operation: string): void {
-    this.failures.delete(`${correlationId}\u0000${operation}`);
+    const calls = this.byCorrelation.get(correlationId);
+    if (calls !== undefined) this.forget(correlationId, calls, operation);
   }
 
-  private fresh(key: string): FailedAttempt | undefined {
-    const hit = this.failures.get(key);
+  private fresh(correlationId: string, operation: string): FailedAttempt | undefined {
+    const calls = this.byCorrelation.get(correlationId);
+    const hit = calls?.get(operation);
     if (hit === undefined) return undefined;
     if (Date.now() - hit.at > TTL_MS) {
-      this.failures.delete(key);
+      this.forget(correlationId, calls as Map<string, FailedAttempt>, operation);
       return undefined;
     }
     return hit;
+  }
+
+  private forget(correlationId: string, calls: Map<string, FailedAttempt>, operation: string): void {
+    if (!calls.delete(operation)) return;
+    this.count--;
+    if (calls.size === 0) this.byCorrelation.delete(correlationId);
+  }
+
+  /** The oldest call of the request least recently failed. */
+  private dropOldest(): void {
+    const first = this.byCorrelation.entries().next().value;
+    if (first === undefined) return;
+    const [correlationId, calls] = first;
+    const operation = calls.keys().next().value;
+    if (operation === undefined) this.byCorrelation.delete(correlationId);
+    else this.forget(correlationId, calls, operation);
   }
 }

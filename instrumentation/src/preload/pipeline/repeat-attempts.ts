@@ -63,7 +63,7 @@ export class RepeatAttempts {
     this.starts.set(span, startedAt);
     const info = currentAttemptInfo();
     if (info !== undefined && info.attempt > 1) this.retryContexts.set(span, info);
-    if (this.tracker.size === 0) return;
+    if (this.tracker.size === 0 || !this.tracker.has(correlationId)) return;
     const key = operationKey(attrs, name);
     const earlier = key ? this.tracker.latest(correlationId, key) : undefined;
     if (earlier === undefined) return;
@@ -77,7 +77,14 @@ export class RepeatAttempts {
   ended(span: Span, sdkSpan: ReadableSpan, attrs: Attributes): void {
     const failed = attrs[ATTR_CLASS] !== undefined;
     const tracker = this.tracker;
-    if (!failed && tracker.size === 0 && !this.retryContexts.has(span)) return;
+    // A success with no earlier failure of its request on record is attempt 1 and forgets nothing.
+    if (
+      !failed &&
+      !this.retryContexts.has(span) &&
+      (tracker.size === 0 || !tracker.has(correlationIdOfSpan(span)))
+    ) {
+      return;
+    }
     const key = operationKey(attrs, sdkSpan.name);
     if (key === undefined) {
       const info = this.retryContexts.get(span);

@@ -165,10 +165,13 @@ export class FaultlineSpanProcessor implements SpanProcessor {
     }
     const correlationId = correlationIdOfSpan(span);
     const source = (attrs[ATTR_SOURCE] as string | undefined) ?? sourceOf(attrs);
-    return (
-      (record ? this.fromResponse(record, attrs, source, correlationId) : null) ??
-      envelopeFromSpan(sdkSpan, { source, correlationId })
-    );
+    if (record !== undefined) {
+      const envelope = this.fromResponse(record, attrs, source, correlationId);
+      if (envelope !== null) return envelope;
+      // A success whose body said nothing failed: nothing else on the span can.
+      if (record.status < 400 && sdkSpan.status.code !== SpanStatusCode.ERROR) return null;
+    }
+    return envelopeFromSpan(sdkSpan, { source, correlationId });
   }
 
   /** Client responses recorded by the HTTP/undici hooks, with headers and any peeked body. */

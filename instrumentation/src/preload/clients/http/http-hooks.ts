@@ -48,14 +48,19 @@ export function httpHooks(
         const { headers } = response;
         const status = response.statusCode ?? 0;
         // node:http hands the application the bytes as sent: a compressed body is not JSON to us.
-        const peek =
+        const peekable =
           bodyPeek &&
           headers['content-encoding'] === undefined &&
-          isPeekable(headers['content-type'], headers['content-length'], bodyPeekMaxBytes)
-            ? peekIncomingMessage(response, bodyPeekMaxBytes)
-            : undefined;
-        // A success without a peeked body has nothing to classify: record only what can fail.
-        if (status >= 400 || peek) state.responses.set(span, { status, headers, body: peek });
+          isPeekable(headers['content-type'], headers['content-length'], bodyPeekMaxBytes);
+        if (status >= 400) {
+          const body = peekable ? peekIncomingMessage(response, bodyPeekMaxBytes) : undefined;
+          state.responses.set(span, { status, headers, body });
+        } else if (peekable) {
+          // A success is recorded only if its body, once read, may say it failed (`"ok": false`).
+          peekIncomingMessage(response, bodyPeekMaxBytes, (body) =>
+            state.responses.set(span, { status, headers, body: () => body }),
+          );
+        }
       } catch (err) {
         diag.warn('faultline: http responseHook failed', err);
       }

@@ -8,13 +8,28 @@ import { BodyCopy } from '../../shared/body-copy.js';
  * application's listeners get the same chunk. No listener is added and nothing is read on the
  * application's behalf: flowing mode, backpressure and timing stay the application's, and a body
  * it never reads is never copied. The instrumentation ends the span at 'end', after the last
- * 'data', so the copy is complete when the span processor asks for it.
+ * 'data', so the copy is complete when the span processor asks for it. With `settle`, the copy is
+ * read at 'end' instead, and `settle` hears only of a body that may report a failure.
  */
-export function peekIncomingMessage(response: IncomingMessage, maxBytes: number): () => unknown {
+export function peekIncomingMessage(
+  response: IncomingMessage,
+  maxBytes: number,
+  settle?: (body: unknown) => void,
+): () => unknown {
   const copy = new BodyCopy(maxBytes);
   const emit = response.emit;
   const peekingEmit = function peekingEmit(this: IncomingMessage, event: string | symbol, chunk?: unknown) {
-    if (event === 'data') {
+    if (event === 'end' && settle !== undefined) {
+      // Decided here, before the instrumentation's own 'end' listener ends the span: a body that
+      // cannot report a failure leaves nothing behind for the span processor.
+      try {
+        if (this.emit === peekingEmit) this.emit = emit;
+        const body = copy.json();
+        if (body !== undefined) settle(body);
+      } catch {
+        // The peek only ever costs itself.
+      }
+    } else if (event === 'data') {
       try {
         if (typeof chunk === 'string') {
           // After setEncoding() chunks are decoded text: re-encode with the stream's own encoding.
