@@ -1,4 +1,11 @@
-import { ATTR_CORRELATION_ID, ATTR_ENTRY, ATTR_SOURCE } from './attributes.js';
+import {
+  ATTR_CLASS,
+  ATTR_CODE,
+  ATTR_CORRELATION_ID,
+  ATTR_ENTRY,
+  ATTR_MESSAGE,
+  ATTR_SOURCE,
+} from './attributes.js';
 import { sourceOf } from './span-source.js';
 
 /**
@@ -19,10 +26,11 @@ export interface DerivableSpan {
 /**
  * The preload attributes that follow from the span itself, which the preload therefore does not
  * export and the collector puts back before anything reads the row: a correlation id equal to the
- * trace id, the `source` of a client span that its semconv attributes imply, and the entry mark of
- * a root server span. Only absent keys are returned, with the values the preload would have set;
- * where the preload decided otherwise it exported its answer (a baggage correlation id, an
- * envelope's source, `faultline.entry=false`), which wins.
+ * trace id; the `source` of a client span (or of a failed server span) that its semconv attributes
+ * imply; the entry mark of a root server span; a failure's `error.type` when it is the envelope's
+ * code (else its class). Only absent keys are returned, with the values the preload would have
+ * set; where the preload decided otherwise it exported its answer (a baggage correlation id, an
+ * envelope's own source, `faultline.entry=false`, the instrumentation's error.type), which wins.
  */
 export function derivedAttributes(
   attrs: Readonly<Record<string, unknown>>,
@@ -30,13 +38,28 @@ export function derivedAttributes(
 ): [key: string, value: string | true][] {
   const out: [string, string | true][] = [];
   if (attrs[ATTR_CORRELATION_ID] === undefined) out.push([ATTR_CORRELATION_ID, span.traceId]);
-  if (span.kind === 'client') {
-    if (attrs[ATTR_SOURCE] === undefined) {
-      const source = sourceOf(attrs);
-      if (source !== undefined) out.push([ATTR_SOURCE, source]);
-    }
-  } else if (span.kind === 'server' && span.parentSpanId === '' && attrs[ATTR_ENTRY] === undefined) {
+  const failed = attrs[ATTR_CLASS] !== undefined;
+  if (attrs[ATTR_SOURCE] === undefined && (span.kind === 'client' || (failed && span.kind === 'server'))) {
+    const source = sourceOf(attrs);
+    if (source !== undefined) out.push([ATTR_SOURCE, source]);
+  }
+  if (span.kind === 'server' && span.parentSpanId === '' && attrs[ATTR_ENTRY] === undefined) {
     out.push([ATTR_ENTRY, true]);
   }
+  if (failed && attrs['error.type'] === undefined) {
+    out.push(['error.type', String(attrs[ATTR_CODE] ?? '') || String(attrs[ATTR_CLASS])]);
+  }
   return out;
+}
+
+/**
+ * A failed span's status description: the preload sends it empty when it is the envelope's message
+ * (as it always sets it), and the collector restores it from `faultline.message`.
+ */
+export function derivedStatusMessage(
+  attrs: Readonly<Record<string, unknown>>,
+  statusMessage: string,
+): string {
+  if (statusMessage !== '' || attrs[ATTR_CLASS] === undefined) return statusMessage;
+  return String(attrs[ATTR_MESSAGE] ?? '');
 }

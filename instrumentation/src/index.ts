@@ -12,6 +12,7 @@ export {
   DISTRO_NAME,
   DISTRO_NAME_KEY,
   derivedAttributes,
+  derivedStatusMessage,
 } from './derived-attributes.js';
 export {
   createEnvelope,

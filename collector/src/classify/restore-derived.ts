@@ -1,9 +1,15 @@
-import { DISTRO_NAME, DISTRO_NAME_KEY, derivedAttributes } from '@faultline/instrumentation';
+import {
+  DISTRO_NAME,
+  DISTRO_NAME_KEY,
+  derivedAttributes,
+  derivedStatusMessage,
+} from '@faultline/instrumentation';
 import type { TraceRow } from '../types.js';
 
 /**
  * Puts back what the Faultline preload leaves off the wire because it follows from the span (a
- * correlation id equal to the trace id, a success's source, a root server span's entry mark), so
+ * correlation id equal to the trace id, a source its semconv attributes imply, a root server span's
+ * entry mark, a failure's error.type and status description), so
  * its rows are stored as if every attribute had travelled. Only spans exported under the preload's
  * distro mark: another SDK's span with no correlation id is not the preload's decision, and is
  * classified (or not) as it came. Returns whether the span is the preload's.
@@ -19,5 +25,6 @@ export function restoreDerived(row: TraceRow): boolean {
   })) {
     attrs[key] = value === true ? 'true' : value;
   }
+  row.StatusMessage = derivedStatusMessage(attrs, row.StatusMessage);
   return true;
 }

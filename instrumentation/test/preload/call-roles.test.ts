@@ -7,24 +7,12 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { derivedAttributes } from '../../src/derived-attributes.js';
 import { runInAttempt } from '../../src/policy/attempt-context.js';
 import { createPreloadState, type PreloadState } from '../../src/preload/pipeline/preload-state.js';
 import { FaultlineSpanProcessor } from '../../src/preload/pipeline/span-processor.js';
 import { readConfig } from '../../src/preload/sdk/config.js';
 import type { Envelope } from '../../src/types.js';
-
-function storedAttributes(span: ReadableSpan): Record<string, unknown> {
-  const attributes: Record<string, unknown> = { ...span.attributes };
-  const kind = span.kind === SpanKind.CLIENT ? 'client' : span.kind === SpanKind.SERVER ? 'server' : 'other';
-  const facts = {
-    traceId: span.spanContext().traceId,
-    parentSpanId: span.parentSpanContext?.spanId ?? '',
-    kind,
-  } as const;
-  for (const [key, value] of derivedAttributes(span.attributes, facts)) attributes[key] = value;
-  return attributes;
-}
+import { stored } from './helpers/stored-span.js';
 
 const THROTTLED = {
   __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException',
@@ -67,7 +55,7 @@ describe('call roles, propagation and attempts in the span processor', () => {
     exporter
       .getFinishedSpans()
       .filter((s) => s.name === name)
-      .map((s) => Object.assign(Object.create(s) as ReadableSpan, { attributes: storedAttributes(s) }));
+      .map(stored);
   const faultline = (span: ReadableSpan | undefined): Record<string, unknown> =>
     Object.fromEntries(
       Object.entries(span?.attributes ?? {}).filter(

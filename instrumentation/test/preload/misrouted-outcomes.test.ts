@@ -11,6 +11,7 @@ import { createPreloadState } from '../../src/preload/pipeline/preload-state.js'
 import { setEnvelope } from '../../src/preload/pipeline/span-envelope.js';
 import { FaultlineSpanProcessor } from '../../src/preload/pipeline/span-processor.js';
 import { readConfig } from '../../src/preload/sdk/config.js';
+import { storedAttributes } from './helpers/stored-span.js';
 
 /** The real SDK and the real span processor; spans are shaped as the HTTP instrumentation makes them. */
 describe('which repeats are misrouted retries', () => {
@@ -115,6 +116,6 @@ describe('which repeats are misrouted retries', () => {
       [400, false],
     ]);
     const op = exporter.getFinishedSpans().find((s) => s.name === 'DynamoDB.PutItem');
-    expect(op?.attributes['faultline.source']).toBe('sdk');
+    expect(op && storedAttributes(op)['faultline.source']).toBe('sdk');
   });
 });

@@ -19,6 +19,7 @@ import {
 } from '../clients/undici/index.js';
 import { CorrelationPropagator } from '../pipeline/correlation.js';
 import { createPreloadState } from '../pipeline/preload-state.js';
+import { setExportDerived } from '../pipeline/span-envelope.js';
 import { FaultlineSpanProcessor } from '../pipeline/span-processor.js';
 import { safely, warnOnce } from '../shared/safe.js';
 import { readConfig } from './config.js';
@@ -58,6 +59,7 @@ export function start(options: StartOptions = {}): void {
     if (config.debug) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.DEBUG);
     for (const w of warnings) warnOnce(w);
     if (config.disabled) return;
+    setExportDerived(config.exportDerived);
     const state = createPreloadState(config);
     // Channel subscribers go first so they run while the instrumentations' spans are still open
     // (instrumentations subscribe when constructed).

@@ -14,6 +14,8 @@ export interface ReceivedSpan {
   kind: number;
   /** OTLP enum: 0 unset, 1 ok, 2 error. */
   statusCode: number;
+  /** The status description as it travelled ('' when none). */
+  statusMessage: string;
   /**
    * The span's attributes as the Faultline collector stores them: what was exported plus what the
    * collector derives for a preload span (derived-attributes.ts), so tests assert on the stored
@@ -107,7 +109,7 @@ interface WireSpan {
   name?: string;
   kind?: number;
   attributes?: WireKeyValue[];
-  status?: { code?: number };
+  status?: { code?: number; message?: string };
 }
 interface WireRequest {
   resourceSpans?: {
@@ -155,6 +157,7 @@ function flatten(request: WireRequest): ReceivedSpan[] {
           name: span.name ?? '',
           kind: span.kind ?? 0,
           statusCode: span.status?.code ?? 0,
+          statusMessage: span.status?.message ?? '',
           attributes,
           wireAttributes,
           resource,
