@@ -69,11 +69,14 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       // First, so it is as close as possible to the SDK's own start of the span.
       const startedAt = sdkSpan.kind === SpanKind.CLIENT ? performance.now() : 0;
       const parent = trace.getSpan(parentContext) as unknown as Partial<ReadableSpan> | undefined;
-      // A local parent already resolved the id: reuse it instead of reading baggage again.
-      const inherited = parent?.attributes?.[ATTR_CORRELATION_ID];
+      // A local parent already resolved the id: its attribute, or, when it has none, its trace id
+      // (which is this span's). Only a span with no local parent reads baggage.
+      const parentAttrs = parent?.attributes;
       const traceId = span.spanContext().traceId;
       const correlationId =
-        typeof inherited === 'string' ? inherited : (correlationIdOf(parentContext) ?? traceId);
+        parentAttrs !== undefined
+          ? ((parentAttrs[ATTR_CORRELATION_ID] as string | undefined) ?? traceId)
+          : (correlationIdOf(parentContext) ?? traceId);
       // The trace id is what the collector derives when the attribute is absent: it need not travel.
       if (correlationId !== traceId || this.exportDerived)
         span.setAttribute(ATTR_CORRELATION_ID, correlationId);
