@@ -28,28 +28,28 @@ export interface DerivableSpan {
  * export and the collector puts back before anything reads the row: a correlation id equal to the
  * trace id; the `source` of a client span (or of a failed server span) that its semconv attributes
  * imply; the entry mark of a root server span; a failure's `error.type` when it is the envelope's
- * code (else its class). Only absent keys are returned, with the values the preload would have
+ * code (else its class). Only absent keys are written, with the values the preload would have
  * set; where the preload decided otherwise it exported its answer (a baggage correlation id, an
  * envelope's own source, `faultline.entry=false`, the instrumentation's error.type), which wins.
+ * Writes into `attrs` (the collector's row map, where `true` is "true"; a test's decoded span).
  */
-export function derivedAttributes(
-  attrs: Readonly<Record<string, unknown>>,
+export function addDerivedAttributes<T>(
+  attrs: Record<string, string | T>,
   span: DerivableSpan,
-): [key: string, value: string | true][] {
-  const out: [string, string | true][] = [];
-  if (attrs[ATTR_CORRELATION_ID] === undefined) out.push([ATTR_CORRELATION_ID, span.traceId]);
+  trueValue: T,
+): void {
+  if (attrs[ATTR_CORRELATION_ID] === undefined) attrs[ATTR_CORRELATION_ID] = span.traceId;
   const failed = attrs[ATTR_CLASS] !== undefined;
   if (attrs[ATTR_SOURCE] === undefined && (span.kind === 'client' || (failed && span.kind === 'server'))) {
     const source = sourceOf(attrs);
-    if (source !== undefined) out.push([ATTR_SOURCE, source]);
+    if (source !== undefined) attrs[ATTR_SOURCE] = source;
   }
   if (span.kind === 'server' && span.parentSpanId === '' && attrs[ATTR_ENTRY] === undefined) {
-    out.push([ATTR_ENTRY, true]);
+    attrs[ATTR_ENTRY] = trueValue;
   }
   if (failed && attrs['error.type'] === undefined) {
-    out.push(['error.type', String(attrs[ATTR_CODE] ?? '') || String(attrs[ATTR_CLASS])]);
+    attrs['error.type'] = String(attrs[ATTR_CODE] ?? '') || String(attrs[ATTR_CLASS]);
   }
-  return out;
 }
 
 /**

@@ -8,10 +8,10 @@
 export * as attributes from './attributes.js';
 export { dbSystemOf } from './db-system.js';
 export {
+  addDerivedAttributes,
   type DerivableSpan,
   DISTRO_NAME,
   DISTRO_NAME_KEY,
-  derivedAttributes,
   derivedStatusMessage,
 } from './derived-attributes.js';
 export {

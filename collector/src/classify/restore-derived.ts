@@ -1,7 +1,7 @@
 import {
+  addDerivedAttributes,
   DISTRO_NAME,
   DISTRO_NAME_KEY,
-  derivedAttributes,
   derivedStatusMessage,
 } from '@faultline/instrumentation';
 import type { TraceRow } from '../types.js';
@@ -18,13 +18,7 @@ export function restoreDerived(row: TraceRow): boolean {
   if (row.ResourceAttributes[DISTRO_NAME_KEY] !== DISTRO_NAME) return false;
   const attrs = row.SpanAttributes;
   const kind = row.SpanKind === 'Client' ? 'client' : row.SpanKind === 'Server' ? 'server' : 'other';
-  for (const [key, value] of derivedAttributes(attrs, {
-    traceId: row.TraceId,
-    parentSpanId: row.ParentSpanId,
-    kind,
-  })) {
-    attrs[key] = value === true ? 'true' : value;
-  }
+  addDerivedAttributes(attrs, { traceId: row.TraceId, parentSpanId: row.ParentSpanId, kind }, 'true');
   row.StatusMessage = derivedStatusMessage(attrs, row.StatusMessage);
   return true;
 }

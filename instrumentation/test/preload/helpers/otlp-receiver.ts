@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
-import { DISTRO_NAME, DISTRO_NAME_KEY, derivedAttributes } from '../../../src/derived-attributes.js';
+import { addDerivedAttributes, DISTRO_NAME, DISTRO_NAME_KEY } from '../../../src/derived-attributes.js';
 
 /** One exported span, flattened from either OTLP encoding so tests assert on plain values. */
 export interface ReceivedSpan {
@@ -147,7 +147,7 @@ function flatten(request: WireRequest): ReceivedSpan[] {
         if (resource[DISTRO_NAME_KEY] === DISTRO_NAME) {
           const kind = span.kind === 3 ? 'client' : span.kind === 2 ? 'server' : 'other';
           const facts = { traceId: span.traceId ?? '', parentSpanId: span.parentSpanId ?? '', kind } as const;
-          for (const [key, value] of derivedAttributes(wireAttributes, facts)) attributes[key] = value;
+          addDerivedAttributes(attributes, facts, true);
         }
         out.push({
           service: String(resource['service.name'] ?? ''),

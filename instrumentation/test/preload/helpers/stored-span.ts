@@ -1,6 +1,6 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { derivedAttributes } from '../../../src/derived-attributes.js';
+import { addDerivedAttributes } from '../../../src/derived-attributes.js';
 
 /**
  * A finished span's attributes as the Faultline collector stores them: what the preload exported
@@ -14,7 +14,7 @@ export function storedAttributes(span: ReadableSpan): Record<string, unknown> {
     parentSpanId: span.parentSpanContext?.spanId ?? '',
     kind,
   } as const;
-  for (const [key, value] of derivedAttributes(span.attributes, facts)) attributes[key] = value;
+  addDerivedAttributes(attributes, facts, true);
   return attributes;
 }
 
