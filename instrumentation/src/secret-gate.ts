@@ -106,28 +106,28 @@ const ALL_HINTS = HINT_KEY | HINT_AT | HINT_SCHEME | HINT_ASSIGN;
 /** The HINT_* bits of `text`; 0 when redactText certainly has nothing to replace. */
 export function secretHints(text: string): number {
   let hints = 0;
-  let inWord = false;
   const n = text.length;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  while (i < n) {
     const c = text.charCodeAt(i);
-    // Most characters are lower-case letters: keep that path free of table reads.
-    let word = c >= 97 && c <= 122;
-    if (!word) {
-      // Non-ASCII is never a \w of a non-unicode RegExp, so it ends a word like punctuation does.
-      const bits = c < 128 ? (CHAR[c] as number) : 0;
-      word = bits === WORD;
-      if (!word && bits !== 0) {
-        hints |= bits;
-        if (hints === ALL_HINTS) return hints;
-      }
+    // Non-ASCII is never a \w of a non-unicode RegExp, so it ends a word like punctuation does.
+    const bits = c < 128 ? (CHAR[c] as number) : 0;
+    if (bits !== WORD) {
+      hints |= bits;
+      if (hints === ALL_HINTS) return hints;
+      i++;
+      continue;
     }
-    if (word) {
-      if (!inWord) {
-        inWord = true;
-        // charCodeAt past the end is NaN, which `& 127` turns into 0: no pair has a NUL.
-        if (PAIRS[(c << 7) | (text.charCodeAt(i + 1) & 127)] === 1) hints |= wordStartHints(text, i, c);
-      }
-    } else inWord = false;
+    // A word starts here. Only its first two characters can raise a hint, so the rest of it is
+    // skipped in a tight loop: most characters of error text are inside words.
+    if (i + 1 < n && PAIRS[(c << 7) | (text.charCodeAt(i + 1) & 127)] === 1)
+      hints |= wordStartHints(text, i, c);
+    i++;
+    while (i < n) {
+      const d = text.charCodeAt(i);
+      if ((d >= 97 && d <= 122) || (d < 128 && CHAR[d] === WORD)) i++;
+      else break;
+    }
   }
   return hints;
 }
