@@ -1,5 +1,5 @@
 /**
- * One allocation-free pass that tells redactText which of its expressions can match, so ordinary
+ * A few allocation-free native scans that tell redactText which of its expressions can match, so ordinary
  * prose and codes pass without running any regular expression. Each hint is a necessary
  * condition of its expression, never a guess: a known key format needs its literal prefix at a
  * word start, an Authorization scheme needs its name at a word start, a userinfo password needs
@@ -18,18 +18,6 @@ export const HINT_SCHEME = 4;
 /** A `:` or `=`: a `name: value` assignment may follow. */
 export const HINT_ASSIGN = 8;
 
-/** Character bits: the hint a character raises on its own, plus word membership. */
-const WORD = 16; // [A-Za-z0-9_]: \b of a non-unicode RegExp sits between WORD and anything else
-
-const CHAR = new Uint8Array(128);
-for (let c = 97; c <= 122; c++) CHAR[c] = WORD;
-for (let c = 65; c <= 90; c++) CHAR[c] = WORD;
-for (let c = 48; c <= 57; c++) CHAR[c] = WORD;
-CHAR[95] = WORD; // _
-CHAR[64] = HINT_AT; // @
-CHAR[58] = HINT_ASSIGN; // :
-CHAR[61] = HINT_ASSIGN; // =
-
 /** Appends `item` to the list kept at `table[at]`, creating it on first use. */
 function pushAt(table: Array<string[] | undefined>, at: number, item: string): void {
   const list = table[at];
@@ -41,23 +29,10 @@ function pushAt(table: Array<string[] | undefined>, at: number, item: string): v
 const PREFIXES: Array<string[] | undefined> = new Array(128).fill(undefined);
 /** AUTH_SCHEME's names, lower case, by initial; compared ignoring ASCII case. */
 const SCHEMES: Array<string[] | undefined> = new Array(128).fill(undefined);
-/**
- * The first two characters of every prefix and scheme name (`c1 << 7 | c2`, the second folded
- * into 7 bits): most words start with a pair no credential starts with, and skip the lists.
- */
-const PAIRS = new Uint8Array(128 * 128);
-
-for (const [prefix] of KEY_FORMATS) {
-  const c = prefix.charCodeAt(0);
-  pushAt(PREFIXES, c, prefix);
-  PAIRS[(c << 7) | prefix.charCodeAt(1)] = 1;
-}
-for (const scheme of ['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm']) {
-  const c = scheme.charCodeAt(0);
-  const d = scheme.charCodeAt(1);
-  pushAt(SCHEMES, c, scheme);
-  for (const a of [c, c - 32]) for (const b of [d, d - 32]) PAIRS[(a << 7) | b] = 1;
-}
+for (const [prefix] of KEY_FORMATS) pushAt(PREFIXES, prefix.charCodeAt(0), prefix);
+/** AUTH_SCHEME's scheme names, lower case. */
+const SCHEME_NAMES = ['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm'];
+for (const scheme of SCHEME_NAMES) pushAt(SCHEMES, scheme.charCodeAt(0), scheme);
 
 /** Whether `text` holds `prefix` at `at`, whose first character the caller already matched. */
 function prefixAt(text: string, at: number, prefix: string): boolean {
@@ -101,32 +76,45 @@ function wordStartHints(text: string, at: number, c: number): number {
   return hints;
 }
 
-const ALL_HINTS = HINT_KEY | HINT_AT | HINT_SCHEME | HINT_ASSIGN;
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
 
-/** The HINT_* bits of `text`; 0 when redactText certainly has nothing to replace. */
+/**
+ * Word starts (`\b` before a word character, as in the redactor's expressions) whose first two
+ * characters begin some prefix or scheme name (either case for the schemes): the only places
+ * wordStartHints can raise a hint, so most words of prose are passed over natively.
+ */
+const PAIR_AT_WORD_START = (() => {
+  const alternatives = new Set<string>();
+  for (const [prefix] of KEY_FORMATS) alternatives.add(escapeRegExp(prefix.slice(0, 2)));
+  for (const scheme of SCHEME_NAMES) {
+    const [a, b] = [scheme[0] as string, scheme[1] as string];
+    alternatives.add(`[${a}${a.toUpperCase()}][${b}${b.toUpperCase()}]`);
+  }
+  return new RegExp(`\\b(?:${[...alternatives].join('|')})`, 'g');
+})();
+
+/**
+ * The HINT_* bits of `text`; 0 when redactText certainly has nothing to replace.
+ *
+ * Native scans only (indexOf and one expression), no per-character loop in JavaScript: a
+ * `charCodeAt` loop is cheap only while String.prototype has fast properties, and any
+ * `class … extends String` in the process (ioredis' VerbatimString is one) turns it into a
+ * dictionary, after which every `charCodeAt` is a generic call several times slower.
+ */
 export function secretHints(text: string): number {
   let hints = 0;
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    // Non-ASCII is never a \w of a non-unicode RegExp, so it ends a word like punctuation does.
-    const bits = c < 128 ? (CHAR[c] as number) : 0;
-    if (bits !== WORD) {
-      hints |= bits;
-      if (hints === ALL_HINTS) return hints;
-      i++;
-      continue;
-    }
-    // A word starts here. Only its first two characters can raise a hint, so the rest of it is
-    // skipped in a tight loop: most characters of error text are inside words.
-    if (i + 1 < n && PAIRS[(c << 7) | (text.charCodeAt(i + 1) & 127)] === 1)
-      hints |= wordStartHints(text, i, c);
-    i++;
-    while (i < n) {
-      const d = text.charCodeAt(i);
-      if ((d >= 97 && d <= 122) || (d < 128 && CHAR[d] === WORD)) i++;
-      else break;
+  if (text.indexOf('@') >= 0) hints |= HINT_AT;
+  if (text.indexOf(':') >= 0 || text.indexOf('=') >= 0) hints |= HINT_ASSIGN;
+  const re = PAIR_AT_WORD_START;
+  re.lastIndex = 0;
+  while (re.test(text)) {
+    const at = re.lastIndex - 2;
+    hints |= wordStartHints(text, at, text.charCodeAt(at));
+    if ((hints & (HINT_KEY | HINT_SCHEME)) === (HINT_KEY | HINT_SCHEME)) {
+      re.lastIndex = 0;
+      break;
     }
   }
   return hints;
