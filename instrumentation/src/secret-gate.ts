@@ -34,44 +34,22 @@ for (const [prefix] of KEY_FORMATS) pushAt(PREFIXES, prefix.charCodeAt(0), prefi
 const SCHEME_NAMES = ['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm'];
 for (const scheme of SCHEME_NAMES) pushAt(SCHEMES, scheme.charCodeAt(0), scheme);
 
-/** Whether `text` holds `prefix` at `at`, whose first character the caller already matched. */
-function prefixAt(text: string, at: number, prefix: string): boolean {
-  if (at + prefix.length > text.length) return false;
-  for (let j = 1; j < prefix.length; j++) {
-    if (text.charCodeAt(at + j) !== prefix.charCodeAt(j)) return false;
-  }
-  return true;
-}
-
-/** prefixAt ignoring ASCII case, for a lower-case `word` (scheme names are letters only). */
-function wordAt(text: string, at: number, word: string): boolean {
-  if (at + word.length > text.length) return false;
-  for (let j = 1; j < word.length; j++) {
-    if ((text.charCodeAt(at + j) | 32) !== word.charCodeAt(j)) return false;
-  }
-  return true;
-}
-
 /** Hints raised by a word starting at `at` with the INITIAL character `c`. */
 function wordStartHints(text: string, at: number, c: number): number {
   let hints = 0;
   const prefixes = PREFIXES[c];
   if (prefixes !== undefined) {
     for (let k = 0; k < prefixes.length; k++) {
-      if (prefixAt(text, at, prefixes[k] as string)) {
+      if (text.startsWith(prefixes[k] as string, at)) {
         hints = HINT_KEY;
         break;
       }
     }
   }
-  const schemes = SCHEMES[c | 32];
-  if (schemes !== undefined) {
-    for (let k = 0; k < schemes.length; k++) {
-      const scheme = schemes[k] as string;
-      // AUTH_SCHEME wants white space right after the name: `tokens`, `Basically` raise nothing.
-      if (wordAt(text, at, scheme) && isRegExpSpace(text.charCodeAt(at + scheme.length)))
-        return hints | HINT_SCHEME;
-    }
+  // AUTH_SCHEME wants white space right after the name: `tokens`, `Basically` raise nothing.
+  if (SCHEMES[c | 32] !== undefined) {
+    SCHEME_HERE.lastIndex = at;
+    if (SCHEME_HERE.test(text)) hints |= HINT_SCHEME;
   }
   return hints;
 }
@@ -79,6 +57,16 @@ function wordStartHints(text: string, at: number, c: number): number {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
+
+/** eitherCase(`bearer`) is `[bB][eE][aA][rR][eE][rR]`: ASCII case folding, spelled out. */
+function eitherCase(word: string): string {
+  let out = '';
+  for (const ch of word) out += `[${ch}${ch.toUpperCase()}]`;
+  return out;
+}
+
+/** A scheme name, in any case, right at `lastIndex` and followed by white space. */
+const SCHEME_HERE = new RegExp(`(?:${SCHEME_NAMES.map(eitherCase).join('|')})(?=\\s)`, 'y');
 
 /**
  * Word starts (`\b` before a word character, as in the redactor's expressions) whose first two
