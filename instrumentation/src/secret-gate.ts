@@ -19,35 +19,56 @@ export const HINT_SCHEME = 4;
 export const HINT_ASSIGN = 8;
 
 /** Appends `item` to the list kept at `table[at]`, creating it on first use. */
-function pushAt(table: Array<string[] | undefined>, at: number, item: string): void {
+function pushAt<T>(table: Array<T[] | undefined>, at: number, item: T): void {
   const list = table[at];
   if (list === undefined) table[at] = [item];
   else list.push(item);
 }
 
-/** KEY_FORMATS prefixes by their (case-sensitive) first character. */
-const PREFIXES: Array<string[] | undefined> = new Array(128).fill(undefined);
-/** AUTH_SCHEME's names, lower case, by initial; compared ignoring ASCII case. */
-const SCHEMES: Array<string[] | undefined> = new Array(128).fill(undefined);
-for (const [prefix] of KEY_FORMATS) pushAt(PREFIXES, prefix.charCodeAt(0), prefix);
+/** Index of a word's first two characters (`c1 << 7 | c2`), both ASCII. */
+function pairIndex(c1: number, c2: number): number {
+  return (c1 << 7) | c2;
+}
+
+/**
+ * KEY_FORMATS prefixes by their first two characters (all prefixes have at least three, and all
+ * their characters are ASCII), with each one's third character beside it: most words that start
+ * like a prefix (`docs`, `github`) differ at the third, so few reach the full comparison.
+ */
+const PREFIXES: Array<string[] | undefined> = new Array(128 * 128).fill(undefined);
+const THIRDS: Array<number[] | undefined> = new Array(128 * 128).fill(undefined);
+for (const [prefix] of KEY_FORMATS) {
+  const at = pairIndex(prefix.charCodeAt(0), prefix.charCodeAt(1));
+  pushAt(PREFIXES, at, prefix);
+  pushAt(THIRDS, at, prefix.charCodeAt(2));
+}
 /** AUTH_SCHEME's scheme names, lower case. */
 const SCHEME_NAMES = ['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm'];
-for (const scheme of SCHEME_NAMES) pushAt(SCHEMES, scheme.charCodeAt(0), scheme);
+/** Their first two letters, lower case: a word must start with one, in any case, to be a scheme. */
+const SCHEME_PAIRS = new Uint8Array(128 * 128);
+for (const name of SCHEME_NAMES) SCHEME_PAIRS[pairIndex(name.charCodeAt(0), name.charCodeAt(1))] = 1;
 
-/** Hints raised by a word starting at `at` with the INITIAL character `c`. */
-function wordStartHints(text: string, at: number, c: number): number {
+/** Hints raised by a word starting at `at` whose first two characters PAIR_AT_WORD_START matched. */
+function wordStartHints(text: string, at: number): number {
   let hints = 0;
-  const prefixes = PREFIXES[c];
+  const c1 = text.charCodeAt(at);
+  const c2 = text.charCodeAt(at + 1);
+  const pair = pairIndex(c1, c2);
+  const prefixes = PREFIXES[pair];
   if (prefixes !== undefined) {
+    const thirds = THIRDS[pair] as number[];
+    const c3 = text.charCodeAt(at + 2);
     for (let k = 0; k < prefixes.length; k++) {
-      if (text.startsWith(prefixes[k] as string, at)) {
+      if (thirds[k] === c3 && text.startsWith(prefixes[k] as string, at)) {
         hints = HINT_KEY;
         break;
       }
     }
   }
-  // AUTH_SCHEME wants white space right after the name: `tokens`, `Basically` raise nothing.
-  if (SCHEMES[c | 32] !== undefined) {
+  // `| 32` folds ASCII letters to lower case; both characters are word characters here, and no
+  // digit or `_` folds onto a letter. AUTH_SCHEME wants white space right after the name:
+  // `tokens`, `Basically` raise nothing, which the sticky expression checks.
+  if (SCHEME_PAIRS[pairIndex(c1 | 32, c2 | 32)] === 1) {
     SCHEME_HERE.lastIndex = at;
     if (SCHEME_HERE.test(text)) hints |= HINT_SCHEME;
   }
@@ -99,7 +120,7 @@ export function secretHints(text: string): number {
   re.lastIndex = 0;
   while (re.test(text)) {
     const at = re.lastIndex - 2;
-    hints |= wordStartHints(text, at, text.charCodeAt(at));
+    hints |= wordStartHints(text, at);
     if ((hints & (HINT_KEY | HINT_SCHEME)) === (HINT_KEY | HINT_SCHEME)) {
       re.lastIndex = 0;
       break;
