@@ -71,8 +71,8 @@ const mixed = [...db, ...other, ...unknown];
 const overall = measure('mixed (db, network, sdk, unknown)', mixed);
 measure('database drivers only', db);
 measure('unknown values (fallback)', unknown);
-const target = 300_000;
-const verdict = (n) => (n >= target ? 'met' : 'NOT met');
+// Per CPU-second, like the HTTP bench: wall time on a shared machine measures the neighbours.
+const target = 600_000;
 console.log(
-  `target >= ${target.toLocaleString('en-US')} calls/s on the mixed set: wall ${verdict(overall.perSec)}, CPU ${verdict(overall.perCpuSec)}`,
+  `target >= ${target.toLocaleString('en-US')} calls per CPU-second on the mixed set: ${overall.perCpuSec >= target ? 'met' : 'NOT met'}`,
 );

@@ -1,4 +1,4 @@
-import { boundedText, toRaw } from './raw.js';
+import { boundedText, type KnownText, knownText, toRaw, truncate } from './raw.js';
 import type { Envelope, ErrorClass, JsonValue } from './types.js';
 
 /** Upper bound of `message`, in characters: enough for a vendor's sentence, small enough per span. */
@@ -27,6 +27,17 @@ export interface EnvelopeInit {
   raw?: unknown;
 }
 
+/** ERROR_CLASSES.includes without the array walk: every envelope built passes here. */
+function isErrorClass(cls: unknown): boolean {
+  return (
+    cls === 'validation' ||
+    cls === 'authentication' ||
+    cls === 'rate_limit' ||
+    cls === 'transient' ||
+    cls === 'permanent'
+  );
+}
+
 /** The class's own answer to "is a retry worth it", before any source detail. */
 export function defaultRetryable(cls: ErrorClass): boolean {
   return cls === 'rate_limit' || cls === 'transient';
@@ -38,7 +49,23 @@ export function defaultRetryable(cls: ErrorClass): boolean {
  * An unknown class is a programming error in an adapter, so it throws with the valid set.
  */
 export function createEnvelope(init: EnvelopeInit): Envelope {
-  return buildEnvelope(init, toRaw(init.raw), false);
+  return createEnvelopeKnowing(init, sharedMessage(init.message));
+}
+
+/**
+ * A strict KnownText of a message short enough that boundedText redacts it whole, or `undefined`:
+ * error messages usually also sit in raw (`raw.message`), so one redaction serves both.
+ */
+export function sharedMessage(message: unknown): KnownText | undefined {
+  return typeof message === 'string' && message.length <= MAX_MESSAGE_CHARS * 4
+    ? knownText(message)
+    : undefined;
+}
+
+/** createEnvelope with the message's redaction already at hand (from sharedMessage). Internal. */
+export function createEnvelopeKnowing(init: EnvelopeInit, known: KnownText | undefined): Envelope {
+  if (known === undefined || known.text !== init.message) return buildEnvelope(init, toRaw(init.raw), false);
+  return buildEnvelope(init, toRaw(init.raw, known), false, truncate(known.redacted, MAX_MESSAGE_CHARS));
 }
 
 /**
@@ -50,8 +77,9 @@ export function buildEnvelope(
   init: Omit<EnvelopeInit, 'raw'>,
   raw: JsonValue,
   trustedMessage: boolean,
+  redactedMessage?: string,
 ): Envelope {
-  if (!ERROR_CLASSES.includes(init.class)) {
+  if (!isErrorClass(init.class)) {
     throw new TypeError(
       `createEnvelope: class must be one of ${ERROR_CLASSES.join(', ')}; got ${JSON.stringify(init.class)}`,
     );
@@ -64,9 +92,11 @@ export function buildEnvelope(
     source: typeof init.source === 'string' && init.source !== '' ? init.source : 'unknown',
     code: typeof init.code === 'string' ? init.code : String(init.code ?? ''),
     message:
-      trustedMessage && message.length <= MAX_MESSAGE_CHARS
-        ? message
-        : boundedText(message, MAX_MESSAGE_CHARS),
+      redactedMessage !== undefined
+        ? redactedMessage
+        : trustedMessage && message.length <= MAX_MESSAGE_CHARS
+          ? message
+          : boundedText(message, MAX_MESSAGE_CHARS),
     retryable,
     retry_after:
       retryable && typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : null,

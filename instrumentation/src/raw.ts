@@ -18,6 +18,18 @@ export const RAW_LIMITS = Object.freeze({
 export interface KnownText {
   text: string;
   redacted: string;
+  /**
+   * `redacted` is redactText of the whole `text`, reused only where boundedText would redact the
+   * whole string too (`text.length <= max * 4`), so a bound cut short by the budget still gets
+   * exactly the bytes boundedText gives. Unset: `redacted` is redactedHead(text, maxStringChars),
+   * reused at any bound.
+   */
+  strict?: boolean;
+}
+
+/** A strict KnownText for `text`: its redaction, to share between the message and raw. */
+export function knownText(text: string): KnownText {
+  return { text, redacted: redactText(text), strict: true };
 }
 
 interface Walk {
@@ -63,7 +75,11 @@ function copy(value: unknown, walk: Walk, depth: number): JsonValue {
   switch (typeof value) {
     case 'string': {
       const max = Math.min(RAW_LIMITS.maxStringChars, Math.max(walk.budget, 16));
-      const s = walk.known?.text === value ? truncate(walk.known.redacted, max) : boundedText(value, max);
+      const k = walk.known;
+      const s =
+        k !== undefined && k.text === value && (k.strict !== true || value.length <= max * 4)
+          ? truncate(k.redacted, max)
+          : boundedText(value, max);
       walk.budget -= s.length + 2;
       return s;
     }

@@ -1,5 +1,5 @@
 /**
- * One allocation-free pass that tells redactText which of its expressions can match, so ordinary
+ * A few allocation-free native scans that tell redactText which of its expressions can match, so ordinary
  * prose and codes pass without running any regular expression. Each hint is a necessary
  * condition of its expression, never a guess: a known key format needs its literal prefix at a
  * word start, an Authorization scheme needs its name at a word start, a userinfo password needs
@@ -18,116 +18,113 @@ export const HINT_SCHEME = 4;
 /** A `:` or `=`: a `name: value` assignment may follow. */
 export const HINT_ASSIGN = 8;
 
-/** Character bits: the hint a character raises on its own, plus word membership. */
-const WORD = 16; // [A-Za-z0-9_]: \b of a non-unicode RegExp sits between WORD and anything else
-
-const CHAR = new Uint8Array(128);
-for (let c = 97; c <= 122; c++) CHAR[c] = WORD;
-for (let c = 65; c <= 90; c++) CHAR[c] = WORD;
-for (let c = 48; c <= 57; c++) CHAR[c] = WORD;
-CHAR[95] = WORD; // _
-CHAR[64] = HINT_AT; // @
-CHAR[58] = HINT_ASSIGN; // :
-CHAR[61] = HINT_ASSIGN; // =
-
 /** Appends `item` to the list kept at `table[at]`, creating it on first use. */
-function pushAt(table: Array<string[] | undefined>, at: number, item: string): void {
+function pushAt<T>(table: Array<T[] | undefined>, at: number, item: T): void {
   const list = table[at];
   if (list === undefined) table[at] = [item];
   else list.push(item);
 }
 
-/** KEY_FORMATS prefixes by their (case-sensitive) first character. */
-const PREFIXES: Array<string[] | undefined> = new Array(128).fill(undefined);
-/** AUTH_SCHEME's names, lower case, by initial; compared ignoring ASCII case. */
-const SCHEMES: Array<string[] | undefined> = new Array(128).fill(undefined);
+/** Index of a word's first two characters (`c1 << 7 | c2`), both ASCII. */
+function pairIndex(c1: number, c2: number): number {
+  return (c1 << 7) | c2;
+}
+
 /**
- * The first two characters of every prefix and scheme name (`c1 << 7 | c2`, the second folded
- * into 7 bits): most words start with a pair no credential starts with, and skip the lists.
+ * KEY_FORMATS prefixes by their first two characters (all prefixes have at least three, and all
+ * their characters are ASCII), with each one's third character beside it: most words that start
+ * like a prefix (`docs`, `github`) differ at the third, so few reach the full comparison.
  */
-const PAIRS = new Uint8Array(128 * 128);
-
+const PREFIXES: Array<string[] | undefined> = new Array(128 * 128).fill(undefined);
+const THIRDS: Array<number[] | undefined> = new Array(128 * 128).fill(undefined);
 for (const [prefix] of KEY_FORMATS) {
-  const c = prefix.charCodeAt(0);
-  pushAt(PREFIXES, c, prefix);
-  PAIRS[(c << 7) | prefix.charCodeAt(1)] = 1;
+  const at = pairIndex(prefix.charCodeAt(0), prefix.charCodeAt(1));
+  pushAt(PREFIXES, at, prefix);
+  pushAt(THIRDS, at, prefix.charCodeAt(2));
 }
-for (const scheme of ['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm']) {
-  const c = scheme.charCodeAt(0);
-  const d = scheme.charCodeAt(1);
-  pushAt(SCHEMES, c, scheme);
-  for (const a of [c, c - 32]) for (const b of [d, d - 32]) PAIRS[(a << 7) | b] = 1;
-}
+/** AUTH_SCHEME's scheme names, lower case. */
+const SCHEME_NAMES = ['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm'];
+/** Their first two letters, lower case: a word must start with one, in any case, to be a scheme. */
+const SCHEME_PAIRS = new Uint8Array(128 * 128);
+for (const name of SCHEME_NAMES) SCHEME_PAIRS[pairIndex(name.charCodeAt(0), name.charCodeAt(1))] = 1;
 
-/** Whether `text` holds `prefix` at `at`, whose first character the caller already matched. */
-function prefixAt(text: string, at: number, prefix: string): boolean {
-  if (at + prefix.length > text.length) return false;
-  for (let j = 1; j < prefix.length; j++) {
-    if (text.charCodeAt(at + j) !== prefix.charCodeAt(j)) return false;
-  }
-  return true;
-}
-
-/** prefixAt ignoring ASCII case, for a lower-case `word` (scheme names are letters only). */
-function wordAt(text: string, at: number, word: string): boolean {
-  if (at + word.length > text.length) return false;
-  for (let j = 1; j < word.length; j++) {
-    if ((text.charCodeAt(at + j) | 32) !== word.charCodeAt(j)) return false;
-  }
-  return true;
-}
-
-/** Hints raised by a word starting at `at` with the INITIAL character `c`. */
-function wordStartHints(text: string, at: number, c: number): number {
+/** Hints raised by a word starting at `at` whose first two characters PAIR_AT_WORD_START matched. */
+function wordStartHints(text: string, at: number): number {
   let hints = 0;
-  const prefixes = PREFIXES[c];
+  const c1 = text.charCodeAt(at);
+  const c2 = text.charCodeAt(at + 1);
+  const pair = pairIndex(c1, c2);
+  const prefixes = PREFIXES[pair];
   if (prefixes !== undefined) {
+    const thirds = THIRDS[pair] as number[];
+    const c3 = text.charCodeAt(at + 2);
     for (let k = 0; k < prefixes.length; k++) {
-      if (prefixAt(text, at, prefixes[k] as string)) {
+      if (thirds[k] === c3 && text.startsWith(prefixes[k] as string, at)) {
         hints = HINT_KEY;
         break;
       }
     }
   }
-  const schemes = SCHEMES[c | 32];
-  if (schemes !== undefined) {
-    for (let k = 0; k < schemes.length; k++) {
-      const scheme = schemes[k] as string;
-      // AUTH_SCHEME wants white space right after the name: `tokens`, `Basically` raise nothing.
-      if (wordAt(text, at, scheme) && isRegExpSpace(text.charCodeAt(at + scheme.length)))
-        return hints | HINT_SCHEME;
-    }
+  // `| 32` folds ASCII letters to lower case; both characters are word characters here, and no
+  // digit or `_` folds onto a letter. AUTH_SCHEME wants white space right after the name:
+  // `tokens`, `Basically` raise nothing, which the sticky expression checks.
+  if (SCHEME_PAIRS[pairIndex(c1 | 32, c2 | 32)] === 1) {
+    SCHEME_HERE.lastIndex = at;
+    if (SCHEME_HERE.test(text)) hints |= HINT_SCHEME;
   }
   return hints;
 }
 
-const ALL_HINTS = HINT_KEY | HINT_AT | HINT_SCHEME | HINT_ASSIGN;
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
 
-/** The HINT_* bits of `text`; 0 when redactText certainly has nothing to replace. */
+/** eitherCase(`bearer`) is `[bB][eE][aA][rR][eE][rR]`: ASCII case folding, spelled out. */
+function eitherCase(word: string): string {
+  let out = '';
+  for (const ch of word) out += `[${ch}${ch.toUpperCase()}]`;
+  return out;
+}
+
+/** A scheme name, in any case, right at `lastIndex` and followed by white space. */
+const SCHEME_HERE = new RegExp(`(?:${SCHEME_NAMES.map(eitherCase).join('|')})(?=\\s)`, 'y');
+
+/**
+ * Word starts (`\b` before a word character, as in the redactor's expressions) whose first two
+ * characters begin some prefix or scheme name (either case for the schemes): the only places
+ * wordStartHints can raise a hint, so most words of prose are passed over natively.
+ */
+const PAIR_AT_WORD_START = (() => {
+  const alternatives = new Set<string>();
+  for (const [prefix] of KEY_FORMATS) alternatives.add(escapeRegExp(prefix.slice(0, 2)));
+  for (const scheme of SCHEME_NAMES) {
+    const [a, b] = [scheme[0] as string, scheme[1] as string];
+    alternatives.add(`[${a}${a.toUpperCase()}][${b}${b.toUpperCase()}]`);
+  }
+  return new RegExp(`\\b(?:${[...alternatives].join('|')})`, 'g');
+})();
+
+/**
+ * The HINT_* bits of `text`; 0 when redactText certainly has nothing to replace.
+ *
+ * Native scans only (indexOf and one expression), no per-character loop in JavaScript: a
+ * `charCodeAt` loop is cheap only while String.prototype has fast properties, and any
+ * `class … extends String` in the process (ioredis' VerbatimString is one) turns it into a
+ * dictionary, after which every `charCodeAt` is a generic call several times slower.
+ */
 export function secretHints(text: string): number {
   let hints = 0;
-  let inWord = false;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    // Most characters are lower-case letters: keep that path free of table reads.
-    let word = c >= 97 && c <= 122;
-    if (!word) {
-      // Non-ASCII is never a \w of a non-unicode RegExp, so it ends a word like punctuation does.
-      const bits = c < 128 ? (CHAR[c] as number) : 0;
-      word = bits === WORD;
-      if (!word && bits !== 0) {
-        hints |= bits;
-        if (hints === ALL_HINTS) return hints;
-      }
+  if (text.indexOf('@') >= 0) hints |= HINT_AT;
+  if (text.indexOf(':') >= 0 || text.indexOf('=') >= 0) hints |= HINT_ASSIGN;
+  const re = PAIR_AT_WORD_START;
+  re.lastIndex = 0;
+  while (re.test(text)) {
+    const at = re.lastIndex - 2;
+    hints |= wordStartHints(text, at);
+    if ((hints & (HINT_KEY | HINT_SCHEME)) === (HINT_KEY | HINT_SCHEME)) {
+      re.lastIndex = 0;
+      break;
     }
-    if (word) {
-      if (!inWord) {
-        inWord = true;
-        // charCodeAt past the end is NaN, which `& 127` turns into 0: no pair has a NUL.
-        if (PAIRS[(c << 7) | (text.charCodeAt(i + 1) & 127)] === 1) hints |= wordStartHints(text, i, c);
-      }
-    } else inWord = false;
   }
   return hints;
 }

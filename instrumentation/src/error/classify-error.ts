@@ -1,4 +1,4 @@
-import { createEnvelope, MAX_MESSAGE_CHARS } from '../envelope.js';
+import { createEnvelope, createEnvelopeKnowing, MAX_MESSAGE_CHARS, sharedMessage } from '../envelope.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
 import { boundedText } from '../raw.js';
 import type { ClassifyContext, Envelope, JsonValue } from '../types.js';
@@ -225,14 +225,19 @@ function toEnvelope(err: unknown, ctx: ClassifyContext | undefined, verdict: Ver
     // Nothing matched: permanent, with as much of the original as fits, for offline inspection.
     const unknown = normalizeUnknown(err);
     const code = readCode(err) ?? (isObjectLike(err) ? unknown.name : 'unknown');
-    return createEnvelope({
-      class: 'permanent',
-      source: ctx?.source || (ctx?.system ? 'db' : 'unknown'),
-      code,
-      message: unknown.message,
-      correlationId: ctx?.correlationId,
-      raw: unknown.raw,
-    });
+    // raw already holds the message as redacted (the same string when nothing was replaced).
+    const known = unknown.known ?? sharedMessage(unknown.message);
+    return createEnvelopeKnowing(
+      {
+        class: 'permanent',
+        source: ctx?.source || (ctx?.system ? 'db' : 'unknown'),
+        code,
+        message: unknown.message,
+        correlationId: ctx?.correlationId,
+        raw: unknown.raw,
+      },
+      known,
+    );
   }
   if (verdict.http !== undefined) return patchHttpEnvelope(verdict.http, verdict, err, ctx);
   return createEnvelope({

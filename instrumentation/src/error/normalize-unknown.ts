@@ -1,4 +1,5 @@
-import { toRaw } from '../raw.js';
+import { sharedMessage } from '../envelope.js';
+import { type KnownText, toRaw } from '../raw.js';
 import type { JsonValue } from '../types.js';
 import { constructorName, isObjectLike, readString } from './safe-read.js';
 
@@ -13,6 +14,8 @@ export interface NormalizedUnknown {
   message: string;
   /** A depth-limited, circular-safe, redacted copy of the original. */
   raw: JsonValue;
+  /** The message's redaction when raw reused it (see sharedMessage), for the envelope to reuse too. */
+  known?: KnownText;
 }
 
 const MAX_KEYS_IN_MESSAGE = 8;
@@ -47,14 +50,15 @@ export function normalizeUnknown(value: unknown): NormalizedUnknown {
   }
   if (!isObjectLike(value)) {
     const text = printPrimitive(value);
-    return {
-      name: typeof value,
-      message: text === '' ? `empty ${typeof value} thrown` : text,
-      raw: toRaw(value),
-    };
+    const message = text === '' ? `empty ${typeof value} thrown` : text;
+    // A thrown string is both the message and raw: redact it once.
+    const known = typeof value === 'string' ? sharedMessage(message) : undefined;
+    return { name: typeof value, message, raw: toRaw(value, known), known };
   }
   const message = readString(value, 'message');
   const name = readString(value, 'name') ?? constructorName(value) ?? 'Object';
+  // An Error's message is also its raw copy's `message`: redact it once.
+  const known = message !== undefined && message !== '' ? sharedMessage(message) : undefined;
   return {
     name,
     message:
@@ -63,6 +67,7 @@ export function normalizeUnknown(value: unknown): NormalizedUnknown {
         : value instanceof Error
           ? name
           : describeObject(value),
-    raw: toRaw(value),
+    raw: toRaw(value, known),
+    known,
   };
 }

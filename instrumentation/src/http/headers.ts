@@ -4,7 +4,7 @@
  * arrays that Node `rawHeaders` and undici's diagnostics channel carry (strings or Buffers).
  */
 
-import { isRelevantHeader } from './relevant-headers.js';
+import { relevantHeaderName } from './relevant-headers.js';
 
 type HeaderValue = string | string[] | number | undefined | null;
 
@@ -161,8 +161,9 @@ class PickedHeaders {
   values: string[] = NO_VALUES;
 
   add(name: unknown, value: unknown): void {
-    const key = nameToString(name);
-    if (key !== undefined && isRelevantHeader(key)) this.addRelevant(key, value);
+    const key =
+      typeof name === 'string' ? relevantHeaderName(name) : relevantHeaderName(nameToString(name) ?? '');
+    if (key !== undefined) this.addRelevant(key, value);
   }
 
   /** `key` is already lower-case and relevant. */
@@ -204,8 +205,8 @@ function pickHeaders(headers: unknown, out: PickedHeaders): void {
     const keys = Object.keys(headers);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
-      const lower = nameToString(key) as string;
-      if (!isRelevantHeader(lower)) continue;
+      const lower = relevantHeaderName(key);
+      if (lower === undefined) continue;
       try {
         out.addRelevant(lower, (headers as Record<string, HeaderValue>)[key]);
       } catch {

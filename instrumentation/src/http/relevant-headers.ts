@@ -42,3 +42,23 @@ export function isRelevantHeader(name: string): boolean {
   for (const p of KEEP_PREFIXES) if (name.startsWith(p)) return true;
   return false;
 }
+
+/** Header names as callers spell them, mapped to their relevant lower-case name or `''`. */
+const BY_SPELLING = new Map<string, string>();
+
+/**
+ * The lower-case name of a header as sent (`Retry-After`, `retry-after`), or `undefined` when it
+ * is not relevant. Header names are few and repeat on every response, so the verdict for each
+ * spelling is remembered (within a bound): one lookup instead of a lower-casing, a set lookup and
+ * the prefix tests.
+ */
+export function relevantHeaderName(name: string): string | undefined {
+  let lower = BY_SPELLING.get(name);
+  if (lower === undefined) {
+    const l = name.toLowerCase();
+    lower = isRelevantHeader(l) ? l : '';
+    if (BY_SPELLING.size >= 4096) BY_SPELLING.clear();
+    BY_SPELLING.set(name, lower);
+  }
+  return lower === '' ? undefined : lower;
+}

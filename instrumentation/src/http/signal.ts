@@ -67,15 +67,16 @@ export function applyCode(sig: Signal, code: string | undefined, specific = true
   return true;
 }
 
+/** The white space that makes a string prose rather than a code. */
+const PROSE_SPACE = /[ \n\r\t]/;
+
 /** A short identifier-like string (`invalid_auth`, `ThrottlingException`, `20429`), not prose. */
 export function asCode(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
   if (typeof value !== 'string' || value.length === 0 || value.length > 96) return undefined;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) return undefined;
-  }
-  return value;
+  // A native scan: a charCodeAt loop slows down severalfold once String.prototype leaves fast
+  // mode (see secretHints).
+  return PROSE_SPACE.test(value) ? undefined : value;
 }
 
 /** A non-empty string, or undefined. */

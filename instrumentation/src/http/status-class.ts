@@ -98,9 +98,13 @@ export function statusMessage(status: number): string {
   return m;
 }
 
+/** REASONS normalized once, since restatesStatus compares against them on most failures. */
+const NORMALIZED_REASONS = new Map<number, string>();
+for (const [status, reason] of REASONS) NORMALIZED_REASONS.set(status, normalizeCode(reason));
+
 /** A vendor code that only restates the status (`TooManyRequests` on a 429, `"404"`) adds nothing. */
 export function restatesStatus(code: string, status: number): boolean {
   if (code === String(status)) return true;
-  const reason = REASONS.get(status);
-  return reason !== undefined && normalizeCode(code) === normalizeCode(reason);
+  const reason = NORMALIZED_REASONS.get(status);
+  return reason !== undefined && normalizeCode(code) === reason;
 }

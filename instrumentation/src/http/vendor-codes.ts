@@ -210,8 +210,19 @@ for (const [meaning, codes] of Object.entries(ENTRIES) as [VendorMeaning, string
   for (const code of codes) MEANINGS.set(normalizeCode(code), meaning);
 }
 
+/** `null`: a code already looked up and not known, so the miss is remembered too. */
+const BY_RAW_CODE = new Map<string, VendorMeaning | null>();
+
 /** Meaning of a vendor code, or `undefined` when the code is not one we know. */
 export function vendorMeaning(code: string): VendorMeaning | undefined {
   if (code.length === 0 || code.length > 80) return undefined;
-  return MEANINGS.get(normalizeCode(code));
+  // Every applyCode asks, often for the same few raw codes: one lookup of the code as sent
+  // instead of two (its normalized form, then the table), within the same bound as NORMALIZED.
+  let meaning = BY_RAW_CODE.get(code);
+  if (meaning === undefined) {
+    meaning = MEANINGS.get(normalizeCode(code)) ?? null;
+    if (BY_RAW_CODE.size >= 4096) BY_RAW_CODE.clear();
+    BY_RAW_CODE.set(code, meaning);
+  }
+  return meaning ?? undefined;
 }
