@@ -38,6 +38,9 @@ export async function startChunkedUpstream(): Promise<ChunkedUpstream> {
   const sent = new Map<string, Sent>();
   const ackedBeforeSecond = new Map<string, boolean>();
   const acks = new Map<string, () => void>();
+  // Each /slow response names its own ack: the bare and the preloaded fixture run at once, and
+  // an ack keyed by the path alone could release the other run's wait.
+  let slowResponses = 0;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://upstream');
     const key = `${url.pathname}${url.search}`;
@@ -47,7 +50,9 @@ export async function startChunkedUpstream(): Promise<ChunkedUpstream> {
       return;
     }
     const gzip = url.searchParams.get('gzip') === '1';
+    const ackId = url.pathname === '/slow' ? `${url.searchParams.get('via') ?? ''}-${++slowResponses}` : '';
     res.writeHead(200, {
+      ...(ackId ? { 'x-ack-id': ackId } : {}),
       'content-type': 'application/json; charset=utf-8',
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
@@ -60,16 +65,17 @@ export async function startChunkedUpstream(): Promise<ChunkedUpstream> {
     }
     if (url.pathname === '/slow') {
       res.write(DECLINED_BODY.slice(0, 12));
-      const via = url.searchParams.get('via') ?? '';
       const acked = new Promise<boolean>((resolve) => {
         const timer = setTimeout(() => resolve(false), ACK_WAIT_MS);
-        acks.set(via, () => {
+        acks.set(ackId, () => {
           clearTimeout(timer);
           resolve(true);
         });
       });
       void acked.then((ok) => {
-        ackedBeforeSecond.set(key, ok);
+        acks.delete(ackId);
+        // Both runs' answers: false if either was not acknowledged in time.
+        ackedBeforeSecond.set(key, ok && ackedBeforeSecond.get(key) !== false);
         res.end(DECLINED_BODY.slice(12));
       });
       return;
