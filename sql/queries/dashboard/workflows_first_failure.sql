@@ -7,6 +7,12 @@ SELECT
   first_failure_code AS first_code,
   count() AS failed_workflows
 FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
-WHERE failed
+-- The failed workflows' keys first, from the cheap columns; then only those workflows' first
+-- failure (a string the merge would otherwise carry for every workflow) is read (by primary key).
+WHERE failed AND workflow_key IN (
+  SELECT workflow_key
+  FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
+  WHERE failed
+)
 GROUP BY first_class, first_service, first_source, first_code
 ORDER BY failed_workflows DESC, first_class, first_service, first_source, first_code
