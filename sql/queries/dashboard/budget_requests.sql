@@ -19,7 +19,8 @@ FROM (
   WHERE roots > 0 AND NOT failed
     AND ({service:String} = '' OR entry_service = {service:String})
   UNION ALL
-  -- The failed ones' keys from the cheap columns, then those workflows whole (by primary key).
+  -- The failed ones: only the workflows that may have failed are merged, found without the merge
+  -- as workflows_first_failure finds them; WHERE failed then decides on the merged workflow.
   SELECT
     entry_service AS service,
     if(first_failure_class = '', 'unclassified', first_failure_class) AS class,
@@ -28,9 +29,9 @@ FROM (
   WHERE roots > 0 AND failed
     AND ({service:String} = '' OR entry_service = {service:String})
     AND workflow_key IN (
-      SELECT workflow_key
-      FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
-      WHERE roots > 0 AND failed
+      SELECT workflow_key FROM workflows_rollup
+      WHERE started_at >= least({period_from:DateTime}, {from:DateTime})
+        AND (bitShiftRight(packed_roots, 32) > 0 OR (toUInt32(packed_roots) = 0 AND last_call % 2 = 1))
     )
 )
 GROUP BY service, class
