@@ -315,6 +315,89 @@ describe('workflows_rollup via dashboard_workflows', () => {
   });
 });
 
+// The workflow counters as workflows_rollup_mv_v2 writes them, each in its own column, merged with
+// GROUP BY: what dashboard_workflows answered before it read the packed columns (530).
+const UNPACKED = `
+SELECT
+  workflow_key,
+  toUInt64(if(sum(entry_marked) > 0, sum(entry_step_count), sum(step_count))) AS steps,
+  toUInt64(multiIf(
+    sum(entry_marked) > 0, greatest(toInt64(sum(entry_failed_attempts)) - toInt64(sum(entry_retries)), 0),
+    sum(failed_attempt_count) > 0, greatest(toInt64(sum(failed_attempt_count)) - toInt64(sum(retry_count)), 0),
+    toInt64(sum(failed_step_count)))) AS failed_steps,
+  sum(retry_count) AS retries,
+  sum(root_count) AS roots,
+  toBool(if(sum(root_count) > 0, sum(root_error_count) > 0, max(last_call) % 2 = 1)) AS failed
+FROM workflows_rollup
+GROUP BY workflow_key
+ORDER BY workflow_key`;
+
+describe('the packed workflow counters (530) and the failed-workflow shortcut', () => {
+  const query = async (sql: string, params: Row = {}) =>
+    (await store.client.query({ query: sql, query_params: params, format: 'JSONEachRow' })).json<Row>();
+  const wide = { from: T0 + MIDNIGHT - 3600, to: T0 + 2 * 86_400 };
+
+  it('answer as the counters in their own columns do, for workflows merged from several rows', async () => {
+    const partial = await query(
+      'SELECT workflow_key FROM workflows_rollup GROUP BY workflow_key HAVING count() > 1',
+    );
+    expect(partial.length).toBeGreaterThan(0);
+    const packed = await query(
+      `SELECT workflow_key, steps, failed_steps, retries, roots, failed
+       FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = '')
+       ORDER BY workflow_key`,
+      wide,
+    );
+    expect(packed.length).toBeGreaterThanOrEqual(6);
+    expect(packed).toEqual(await query(UNPACKED));
+  });
+
+  it('finds every failed workflow among the rows it picks without the merge', async () => {
+    const all = await named('workflows_recent', { ...wide, service: '', failed_only: false, limit: 100 });
+    const failedOnly = await named('workflows_recent', {
+      ...wide,
+      service: '',
+      failed_only: true,
+      limit: 100,
+    });
+    expect(failedOnly).toEqual(all.filter((r) => r.failed));
+    expect(failedOnly.length).toBeGreaterThan(0);
+    const byCause = new Map<string, number>();
+    for (const r of failedOnly) {
+      const cls = r.first_failure_class === '' ? 'none recorded' : r.first_failure_class;
+      const k = [cls, r.first_failure_service, r.first_failure_source, r.first_failure_code].join('/');
+      byCause.set(k, (byCause.get(k) ?? 0) + 1);
+    }
+    const first = await named('workflows_first_failure', { ...wide, service: '' });
+    expect(
+      new Map(
+        first.map((r) => [
+          [r.first_class, r.first_service, r.first_source, r.first_code].join('/'),
+          Number(r.failed_workflows),
+        ]),
+      ),
+    ).toEqual(byCause);
+    // budget_requests counts each root request once, failed ones under their first failure's class.
+    const requests = await named('budget_requests', { ...wide, service: '', period_from: wide.from });
+    const expected = new Map<string, number>();
+    for (const r of all) {
+      const [root] = await query(
+        `SELECT roots, entry_service FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = '')
+         WHERE correlation_id = {id:String}`,
+        { ...wide, id: r.correlation_id },
+      );
+      if (!root || Number(root.roots) === 0) continue;
+      const cls = r.failed ? (r.first_failure_class === '' ? 'unclassified' : r.first_failure_class) : '';
+      const k = `${root.entry_service}/${cls}`;
+      expected.set(k, (expected.get(k) ?? 0) + 1);
+    }
+    expect(new Map(requests.map((r) => [`${r.service}/${r.class}`, Number(r.range_requests)]))).toEqual(
+      expected,
+    );
+    expect(expected.size).toBeGreaterThan(0);
+  });
+});
+
 describe('request_spans', () => {
   it('finds every span of a request by correlation id and by trace id, and nothing for an unknown id', async () => {
     const byCorrelation = await named('request_spans', { id: wfA });

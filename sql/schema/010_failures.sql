@@ -39,6 +39,13 @@ ALTER TABLE failures ADD COLUMN IF NOT EXISTS propagated Bool DEFAULT false AFTE
 -- Rows written before the column existed keep '' (failures has no attribute map to recompute it
 -- from): panels by dependency count failures from the release that added it on.
 ALTER TABLE failures ADD COLUMN IF NOT EXISTS dependency LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER propagated;
+-- A span's and its parent's (trace, span) ids as the 64-bit hash first_hand_failures (030) looks
+-- them up by, computed once on insert: hashing two strings of every failure in a range at each read
+-- cost more than the rest of the first-hand rule. A part written before they existed computes them
+-- on read, to the same values.
+ALTER TABLE failures
+    ADD COLUMN IF NOT EXISTS span_key UInt64 MATERIALIZED cityHash64(TraceId, SpanId),
+    ADD COLUMN IF NOT EXISTS parent_key UInt64 MATERIALIZED cityHash64(TraceId, ParentSpanId);
 
 -- Attribute values arrive stringified: booleans as 'true'/'false', numbers in decimal.
 -- retry_after stays NULL unless it parses to a finite number; attempt defaults to 1.

@@ -10,9 +10,9 @@
 -- failure into an echo from then on, and a callee that never reports (not instrumented, or lost)
 -- leaves the caller's failure first-hand. Children are looked up one hour either side of the range,
 -- so a failure near its edge still finds its callee. A span is looked up by the 64-bit hash of its
--- (trace, span) ids: a set of numbers builds and probes several times faster than one of string
--- pairs; with a million failures in a range, the chance that any two share a hash is about 3 in
--- 100 million.
+-- (trace, span) ids (failures.span_key and parent_key, 010, stored on insert): a set of numbers
+-- builds and probes several times faster than one of string pairs; with a million failures in a
+-- range, the chance that any two share a hash is about 3 in 100 million.
 --   SELECT class, source, count() FROM first_hand_failures(from = '2026-01-31 09:00:00', to = '2026-01-31 10:00:00') GROUP BY ALL
 -- The outbound calls' part on its own (CLIENT and PRODUCER rows), which the budget, the alerts and
 -- the Dependencies page read: it needs only the set of failed SERVER spans' parents, not the much
@@ -23,8 +23,8 @@ FROM failures
 WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
   AND SpanKind IN ('Client', 'Producer')
   AND NOT propagated
-  AND NOT (SpanKind = 'Client' AND cityHash64(TraceId, SpanId) IN (
-      SELECT cityHash64(TraceId, ParentSpanId) FROM failures
+  AND NOT (SpanKind = 'Client' AND span_key IN (
+      SELECT parent_key FROM failures
       WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR
         AND SpanKind = 'Server' AND ParentSpanId != ''));
 
@@ -37,7 +37,7 @@ FROM failures
 WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
   AND SpanKind NOT IN ('Client', 'Producer')
   AND NOT propagated
-  AND NOT (SpanKind IN ('Server', 'Internal') AND cityHash64(TraceId, SpanId) IN (
-      SELECT cityHash64(TraceId, ParentSpanId) FROM failures
+  AND NOT (SpanKind IN ('Server', 'Internal') AND span_key IN (
+      SELECT parent_key FROM failures
       WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR
         AND ParentSpanId != ''));

@@ -3,7 +3,7 @@
 -- attribute took seconds; this rollup is narrow (no Map column) and sorted by correlation id.
 -- The materialized view folds each insert block into one row per workflow; rows of one workflow
 -- from several batches merge lazily (AggregatingMergeTree), so reads aggregate … GROUP BY
--- workflow_key (or read FINAL), which the dashboard_workflows view below does.
+-- workflow_key (or read FINAL), which the dashboard_workflows view (530) does.
 -- Plain numbers and strings, not tuples or uniq-sets: min/max over tuples and groupUniqArray cost
 -- 10-20x more per workflow at read time. Sentinels keep min/max meaningful across partial rows.
 CREATE TABLE IF NOT EXISTS workflows_rollup (
@@ -124,44 +124,5 @@ WHERE SpanAttributes['faultline.correlation_id'] != ''
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = ''
 GROUP BY workflow_key;
 
--- The workflows that started in a time range, as a parameterized view so the workflow panels and
--- people at the SQL console share one definition:
---   SELECT * FROM dashboard_workflows(from = '2026-01-31 09:00:00', to = '2026-01-31 10:00:00', service = '')
--- FINAL merges a workflow's partial rows by sort key, a streaming merge that at 2M workflows costs
--- about half of a GROUP BY hash table; the WHERE then sees each workflow whole.
--- FINAL reads only what a query uses; with optimize_move_to_prewhere_if_final only conditions on
--- the sort key move to PREWHERE (a workflow's partial rows pass or fail them together), so a
--- caller's `workflow_key IN (…)` reads just those workflows' rows before the merge instead of
--- merging every row of the granules they share. The time range stays after the merge: a partial
--- row may start inside the range while its workflow started before it (test/workflow-rollups).
--- FINAL still merges across day partitions (do_not_merge_across_partitions_select_final would
--- count a workflow whose batches straddle 00:00 UTC once per day).
-CREATE OR REPLACE VIEW dashboard_workflows AS
-SELECT
-    workflow_key,
-    correlation_id,
-    started_at AS started,
-    ended_ns - toUnixTimestamp64Nano(started_at) AS duration_ns,
-    arraySort(arrayDistinct(service_set)) AS services,
-    splitByChar('\t', entry) AS entry_parts,
-    if(length(entry_parts) = 2, entry_parts[2], '') AS entry_service,
-    -- Without entry marks every call counts; rows of the first release keep their own failed steps.
-    toUInt64(if(entry_marked > 0, entry_step_count, step_count)) AS steps,
-    toUInt64(multiIf(
-        entry_marked > 0, greatest(toInt64(entry_failed_attempts) - toInt64(entry_retries), 0),
-        failed_attempt_count > 0, greatest(toInt64(failed_attempt_count) - toInt64(retry_count), 0),
-        toInt64(failed_step_count))) AS failed_steps,
-    failure_count AS failures,
-    retry_count AS retries,
-    misrouted_count AS misrouted,
-    splitByChar('\t', first_failure) AS first_failure_parts,
-    if(length(first_failure_parts) >= 4, first_failure_parts[2], '') AS first_failure_class,
-    if(length(first_failure_parts) >= 4, first_failure_parts[3], '') AS first_failure_source,
-    if(length(first_failure_parts) >= 4, first_failure_parts[4], '') AS first_failure_code,
-    if(length(first_failure_parts) = 5, first_failure_parts[5], '') AS first_failure_service,
-    root_count AS roots,
-    toBool(if(root_count > 0, root_error_count > 0, last_call % 2 = 1)) AS failed
-FROM workflows_rollup FINAL
-WHERE started_at >= {from:DateTime} AND started_at < {to:DateTime}
-  AND ({service:String} = '' OR has(service_keys, cityHash64({service:String})))
-SETTINGS optimize_move_to_prewhere_if_final = 1;
+-- The dashboard_workflows view over this table is defined in 530_workflows_rollup_counts.sql,
+-- beside the packed counters it reads.

@@ -190,7 +190,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       'FROM (SELECT workflow_key, any(correlation_id) AS correlation_id, min(started_at) AS started_at, max(ended_ns) AS ended_ns, groupArrayArray(service_set) AS service_set, groupArrayArray(service_keys) AS service_keys, sum(step_count) AS step_count,',
     );
     expect(byName('dashboard_workflows').text).toContain(
-      'sum(failed_attempt_count) AS failed_attempt_count FROM workflows_rollup GROUP BY workflow_key) AS workflows_rollup WHERE ',
+      'sum(failed_attempt_count) AS failed_attempt_count, sum(packed_roots) AS packed_roots, sum(packed_entry_steps) AS packed_entry_steps, sum(packed_steps) AS packed_steps, sum(packed_entry_attempts) AS packed_entry_attempts, sum(packed_attempts) AS packed_attempts FROM workflows_rollup GROUP BY workflow_key) AS workflows_rollup WHERE ',
     );
   });
 
@@ -203,11 +203,12 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
         /^ALTER TABLE \w+_local ON CLUSTER prod \(MODIFY SETTING replicated_deduplication_window = 1000\)$/,
       );
     }
-    expect(on('workflows_rollup_local').filter((t) => t.includes('ADD COLUMN'))).toHaveLength(7);
-    expect(on('workflows_rollup')).toHaveLength(7);
+    expect(on('workflows_rollup_local').filter((t) => t.includes('ADD COLUMN'))).toHaveLength(8);
+    expect(on('workflows_rollup')).toHaveLength(8);
     expect(on('failures')).toEqual([
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `propagated` Bool DEFAULT false AFTER misrouted_retry)',
       "ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `dependency` LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER propagated)",
+      'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `span_key` UInt64 MATERIALIZED cityHash64(TraceId, SpanId)), (ADD COLUMN IF NOT EXISTS `parent_key` UInt64 MATERIALIZED cityHash64(TraceId, ParentSpanId))',
     ]);
   });
 

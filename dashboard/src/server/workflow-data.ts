@@ -14,27 +14,54 @@ export interface WorkflowSummary {
   avgSteps: number;
 }
 
-export async function loadWorkflowSummary(p: DashboardParams): Promise<WorkflowSummary> {
-  const r = (await panelQuery('workflows_summary', base(p)))[0] ?? {};
+/**
+ * workflows_summary's figures, summed from the workflows_by_steps rows (each workflow is in one
+ * steps group), so the page merges the range's workflows once for both panels.
+ */
+export function summaryOfSteps(buckets: readonly StepsBucket[]): WorkflowSummary {
+  let workflows = 0;
+  let failedWorkflows = 0;
+  let steps = 0;
+  let failedSteps = 0;
+  let retries = 0;
+  for (const b of buckets) {
+    workflows += b.workflows;
+    failedWorkflows += b.workflows - b.succeeded;
+    steps += b.steps * b.workflows;
+    failedSteps += b.failedSteps;
+    retries += b.retries;
+  }
   return {
-    workflows: num(r.workflows),
-    failedWorkflows: num(r.failed_workflows),
-    steps: num(r.total_steps),
-    failedSteps: num(r.total_failed_steps),
-    retries: num(r.total_retries),
-    avgSteps: num(r.avg_steps),
+    workflows,
+    failedWorkflows,
+    steps,
+    failedSteps,
+    retries,
+    avgSteps: workflows > 0 ? steps / workflows : 0,
   };
+}
+
+export async function loadWorkflowSummary(p: DashboardParams): Promise<WorkflowSummary> {
+  return summaryOfSteps(await loadWorkflowsBySteps(p));
 }
 
 export interface StepsBucket {
   steps: number;
   workflows: number;
   succeeded: number;
+  failedSteps: number;
+  retries: number;
 }
 
 export async function loadWorkflowsBySteps(p: DashboardParams): Promise<StepsBucket[]> {
   const rows = await panelQuery('workflows_by_steps', base(p));
-  return rows.map((r) => ({ steps: num(r.steps), workflows: num(r.workflows), succeeded: num(r.succeeded) }));
+  return rows.map((r) => ({
+    steps: num(r.steps),
+    workflows: num(r.workflows),
+    succeeded: num(r.succeeded),
+    failedSteps: num(r.total_failed_steps),
+    retries: num(r.total_retries),
+  }));
 }
 
 export interface FirstFailure {

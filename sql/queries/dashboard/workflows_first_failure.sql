@@ -7,6 +7,16 @@ SELECT
   first_failure_code AS first_code,
   count() AS failed_workflows
 FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
-WHERE failed
+-- Only the workflows that may have failed are merged (by primary key, PREWHERE), so the merge
+-- never carries the first-failure string of the others. A workflow failed when its root failed, or
+-- without a root when its last call did (dashboard_workflows, 530): then one of its partial rows
+-- holds a failed root, or is rootless with its last call failed (the row holding the workflow's
+-- last call). Those rows are found without the merge; a partial row starts no earlier than its
+-- workflow. The WHERE failed below then decides on the merged workflow.
+WHERE failed AND workflow_key IN (
+  SELECT workflow_key FROM workflows_rollup
+  WHERE started_at >= {from:DateTime}
+    AND (bitShiftRight(packed_roots, 32) > 0 OR (toUInt32(packed_roots) = 0 AND last_call % 2 = 1))
+)
 GROUP BY first_class, first_service, first_source, first_code
 ORDER BY failed_workflows DESC, first_class, first_service, first_source, first_code
