@@ -53,8 +53,8 @@ async function main() {
     process.exit(2);
   }
   const bodies = await makeBodies();
-  const { decodeTraces } = await import(DIST.href);
-  printDecodeSpeed(decodeTraces, bodies[0]);
+  const { decodeTraces, serializeRows } = await import(DIST.href);
+  const receiveMicros = printDecodeSpeed(decodeTraces, serializeRows, bodies[0]);
   await printReflectionSpeed(bodies[0]);
 
   const dir = mkdtempSync(join(tmpdir(), 'faultline-ingest-bench-'));
@@ -75,11 +75,13 @@ async function main() {
     let ackedTotal = 0;
     let ceilingRowsTotal = 0;
     const ceiling = async (label) => {
+      const before = (await ask({ cmd: 'events' })).events;
       const c = await ask({ cmd: 'ceiling', token: `fl-ceiling-${label}` });
+      const merges = mergesSince(before, (await ask({ cmd: 'events' })).events);
       ceilingRowsTotal += c.rows;
       line(
         `ceiling ${label}`,
-        `${fmt(c.rowsPerSec)} rows/s (one INSERT of ${c.rows} rows, ${mb(c.bytes)} JSONEachRow, ${c.seconds.toFixed(2)} s, ${c.cpuMicrosPerRow.toFixed(1)} µs CPU per row)`,
+        `${fmt(c.rowsPerSec)} rows/s (one INSERT of ${c.rows} rows, ${mb(c.bytes)} JSONEachRow, ${c.seconds.toFixed(2)} s, ${c.cpuMicrosPerRow.toFixed(1)} µs CPU per row); ${merges}`,
       );
       return c;
     };
@@ -94,10 +96,14 @@ async function main() {
     for (let r = 1; r <= rounds; r++) {
       await ask({ cmd: 'resetPeak' });
       const start = await ask({ cmd: 'stats' });
+      const mainStart = mainThreadCpuMicros(child.pid);
+      const eventsStart = (await ask({ cmd: 'events' })).events;
       const load = await closedLoop(url, agent, bodies, concurrency, seconds);
       ackedTotal += load.ackedSpans;
       const catchUp = await ask({ cmd: 'waitInserted' });
       const end = await ask({ cmd: 'stats' });
+      const mainCpu = (mainThreadCpuMicros(child.pid) ?? Number.NaN) - (mainStart ?? Number.NaN);
+      const merges = mergesSince(eventsStart, (await ask({ cmd: 'events' })).events);
       // Acknowledged is not stored: the rate counts until every acknowledged span is inserted.
       const rate = load.ackedSpans / (load.seconds + catchUp.seconds);
       // CPU of the whole collector process (receiver, writer and chDB's threads, merges included)
@@ -108,7 +114,7 @@ async function main() {
       const insertedRows = end.writer.inserted - start.writer.inserted;
       line(
         `sustained ${r}`,
-        `${fmt(rate)} spans/s inserted (${load.ackedSpans} acknowledged in ${load.seconds.toFixed(1)} s + ${catchUp.seconds.toFixed(1)} s until all inserted), ${cpuPerSpan.toFixed(1)} µs CPU per span`,
+        `${fmt(rate)} spans/s inserted (${load.ackedSpans} acknowledged in ${load.seconds.toFixed(1)} s + ${catchUp.seconds.toFixed(1)} s until all inserted), ${cpuPerSpan.toFixed(1)} µs CPU per span (JS main thread ${(mainCpu / load.ackedSpans).toFixed(1)}, other threads ${(cpuPerSpan - mainCpu / load.ackedSpans).toFixed(1)})`,
       );
       line(
         `  requests ${r}`,
@@ -116,7 +122,7 @@ async function main() {
       );
       line(
         `  writer ${r}`,
-        `${inserts} inserts of ${fmt(insertedRows / Math.max(1, inserts))} spans, ${ms((insertSeconds / Math.max(1, inserts)) * 1000)} each (${fmt(insertedRows / Math.max(1e-9, insertSeconds))} rows per insert-second)`,
+        `${inserts} inserts of ${fmt(insertedRows / Math.max(1, inserts))} spans, ${ms((insertSeconds / Math.max(1, inserts)) * 1000)} each (${fmt(insertedRows / Math.max(1e-9, insertSeconds))} rows per insert-second); ${merges}`,
       );
       sustained.push({ rate, cpuPerSpan });
       ceilings.push(await ceiling(String(r)));
@@ -138,6 +144,13 @@ async function main() {
     line(
       'median',
       `ceiling ${fmt(medCeiling)} rows/s (${ceilings.length}), sustained ${fmt(medSustained)} spans/s (${sustained.length}), ratio ${medRatio.toFixed(2)}x (spread ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), CPU ratio ${median(cpuRatios).toFixed(2)}x`,
+    );
+    // Were the collector bound by CPU (two cores, shared), sustained spends the ceiling's CPU per
+    // row plus the receiver's decode and serialize, which the ceiling never does.
+    const ceilingCpu = median(ceilings.map((c) => c.cpuMicrosPerRow));
+    line(
+      'CPU-bound limit',
+      `ceiling ${ceilingCpu.toFixed(1)} µs per row + decode and serialize ${receiveMicros.toFixed(1)} µs per span (measured in this process before the child started): ratio at most ${(ceilingCpu / (ceilingCpu + receiveMicros)).toFixed(2)}x when CPU is the bound`,
     );
     console.log(
       `target sustained >= ${TARGET_RATIO}x ceiling: ${medRatio >= TARGET_RATIO ? 'met' : 'NOT met'} (median ratio ${medRatio.toFixed(2)}x)`,
@@ -220,6 +233,24 @@ async function main() {
   }
 }
 
+/** The engine's background merges between two readings of system.events. */
+function mergesSince(a, b) {
+  const d = (k) => (b[k] ?? 0) - (a[k] ?? 0);
+  return `merges ${d('Merge')} (${fmt(d('MergedRows'))} rows, ${(d('MergeExecuteMilliseconds') / 1000).toFixed(1)} s)`;
+}
+
+/** CPU time of the child's main thread (the receiver's JS) from /proc, in µs; undefined without /proc. */
+function mainThreadCpuMicros(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime (fields 14 and 15 of stat, 12 and 13 after the command), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The child's resident set from /proc (bytes), or undefined where there is no /proc. */
 function vmRss(pid) {
   try {
@@ -262,13 +293,18 @@ function perCpuSecond(fn) {
   return n / ((used.user + used.system) / 1e6);
 }
 
-function printDecodeSpeed(decodeTraces, body) {
+/** Prints the receiver's own CPU per span (decode, then serialize) in this thread; returns their sum in µs. */
+function printDecodeSpeed(decodeTraces, serializeRows, body) {
   const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
   const perSec = perCpuSecond(() => decodeTraces(body, 'protobuf', limits)) * SPANS_PER_REQUEST;
   line(
     'decode only (protobuf)',
     `${fmt(perSec)} spans per CPU-second, into rows (${(body.length / 1024).toFixed(0)} KiB per 512-span request)`,
   );
+  const { rows } = decodeTraces(body, 'protobuf', limits);
+  const serialized = perCpuSecond(() => Buffer.from(serializeRows(rows))) * SPANS_PER_REQUEST;
+  line('serialize only', `${fmt(serialized)} spans per CPU-second, rows to a JSONEachRow Buffer`);
+  return 1e6 / perSec + 1e6 / serialized;
 }
 
 /**
@@ -559,6 +595,12 @@ async function runCollectorChild(dir, writerOptionsJson) {
         const started = performance.now();
         while (collector.writer.stats().queueDepth > 0) await new Promise((r) => setTimeout(r, 10));
         reply({ seconds: (performance.now() - started) / 1000 });
+      } else if (m.cmd === 'events') {
+        const rs = await store.client.query({
+          query: `SELECT event, value FROM system.events WHERE event IN ('Merge', 'MergedRows', 'MergeExecuteMilliseconds', 'InsertQueryTimeMicroseconds', 'InsertedRows')`,
+          format: 'JSONEachRow',
+        });
+        reply({ events: Object.fromEntries((await rs.json()).map((e) => [e.event, Number(e.value)])) });
       } else if (m.cmd === 'gc') {
         globalThis.gc?.();
         await new Promise((r) => setTimeout(r, 100));
