@@ -14,7 +14,7 @@
 //     [--batch N] [--queue N] [--writer-options '{"maxBatchSpans":20000}']
 //   INGEST_BENCH_CHILD_ARGS=--cpu-prof profiles the collector side (a .cpuprofile in the cwd).
 import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,12 +76,18 @@ async function main() {
     let ceilingRowsTotal = 0;
     const ceiling = async (label) => {
       const before = (await ask({ cmd: 'events' })).events;
+      const threadsBefore = threadCpu(child.pid);
       const c = await ask({ cmd: 'ceiling', token: `fl-ceiling-${label}` });
+      const threadsAfter = threadCpu(child.pid);
       const merges = mergesSince(before, (await ask({ cmd: 'events' })).events);
       ceilingRowsTotal += c.rows;
       line(
         `ceiling ${label}`,
         `${fmt(c.rowsPerSec)} rows/s (one INSERT of ${c.rows} rows, ${mb(c.bytes)} JSONEachRow, ${c.seconds.toFixed(2)} s, ${c.cpuMicrosPerRow.toFixed(1)} µs CPU per row); ${merges}`,
+      );
+      line(
+        `  threads ${label}`,
+        `µs CPU per row: ${threadBreakdown(threadsBefore, threadsAfter, c.cpuMicrosPerRow * c.rows, c.rows)}`,
       );
       return c;
     };
@@ -97,12 +103,14 @@ async function main() {
       await ask({ cmd: 'resetPeak' });
       const start = await ask({ cmd: 'stats' });
       const mainStart = mainThreadCpuMicros(child.pid);
+      const threadsStart = threadCpu(child.pid);
       const eventsStart = (await ask({ cmd: 'events' })).events;
       const load = await closedLoop(url, agent, bodies, concurrency, seconds);
       ackedTotal += load.ackedSpans;
       const catchUp = await ask({ cmd: 'waitInserted' });
       const end = await ask({ cmd: 'stats' });
       const mainCpu = (mainThreadCpuMicros(child.pid) ?? Number.NaN) - (mainStart ?? Number.NaN);
+      const threadsEnd = threadCpu(child.pid);
       const merges = mergesSince(eventsStart, (await ask({ cmd: 'events' })).events);
       // Acknowledged is not stored: the rate counts until every acknowledged span is inserted.
       const rate = load.ackedSpans / (load.seconds + catchUp.seconds);
@@ -123,6 +131,10 @@ async function main() {
       line(
         `  writer ${r}`,
         `${inserts} inserts of ${fmt(insertedRows / Math.max(1, inserts))} spans, ${ms((insertSeconds / Math.max(1, inserts)) * 1000)} each (${fmt(insertedRows / Math.max(1e-9, insertSeconds))} rows per insert-second); ${merges}`,
+      );
+      line(
+        `  threads ${r}`,
+        `µs CPU per span: ${threadBreakdown(threadsStart, threadsEnd, end.cpuMicros - start.cpuMicros, load.ackedSpans)}`,
       );
       sustained.push({ rate, cpuPerSpan });
       ceilings.push(await ceiling(String(r)));
@@ -237,6 +249,45 @@ async function main() {
 function mergesSince(a, b) {
   const d = (k) => (b[k] ?? 0) - (a[k] ?? 0);
   return `merges ${d('Merge')} (${fmt(d('MergedRows'))} rows, ${(d('MergeExecuteMilliseconds') / 1000).toFixed(1)} s)`;
+}
+
+/** CPU time (µs) of each live thread of `pid`, by thread id, with its name; empty without /proc. */
+function threadCpu(pid) {
+  const out = new Map();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(tid, { name, micros: (Number(fields[11]) + Number(fields[12])) * 10_000 });
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  } catch {
+    // No /proc.
+  }
+  return out;
+}
+
+/**
+ * Where the child's CPU went between two threadCpu() readings, per thread name (the main thread
+ * is the receiver's JS; chDB and libuv name theirs), µs per `per`; threads that ended in between
+ * are what process.cpuUsage counted beyond the live threads.
+ */
+function threadBreakdown(a, b, totalMicros, per, top = 6) {
+  const byName = new Map();
+  let live = 0;
+  for (const [tid, t] of b) {
+    const d = t.micros - (a.get(tid)?.micros ?? 0);
+    live += d;
+    if (d > 0) byName.set(t.name, (byName.get(t.name) ?? 0) + d);
+  }
+  const parts = [...byName].sort((x, y) => y[1] - x[1]).slice(0, top);
+  const shown = parts.map(([n, d]) => `${n} ${(d / per).toFixed(1)}`);
+  shown.push(`ended threads ${(Math.max(0, totalMicros - live) / per).toFixed(1)}`);
+  return shown.join(', ');
 }
 
 /** CPU time of the child's main thread (the receiver's JS) from /proc, in µs; undefined without /proc. */
