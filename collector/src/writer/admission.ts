@@ -15,11 +15,7 @@ export interface AdmissionBounds {
   spoolName: string;
   /** Checked before serializing, with the rows of this write: bounds that need no bytes. */
   beforeSerialize?(rows: number): string | undefined;
-  /**
-   * Checked once the serialized size is known (the body is garbage right away if refused), and
-   * first with 0 before serializing: a bound already passed refuses without the work. Must grow
-   * with `bytes`.
-   */
+  /** Checked once the serialized size is known (the body is garbage right away if refused). */
   afterSerialize(bytes: number): string | undefined;
 }
 
@@ -27,7 +23,7 @@ export interface AdmissionBounds {
  * The door both writer modes share: a closed writer refuses, and a write past any bound is refused
  * with SaturatedError (counted in `rejected`) so the receiver answers 429/503 with Retry-After
  * instead of buffering more. The checks run in one order — closed, the mode's pre-serialize
- * bounds, the spool's disk bound, then the mode's byte bounds (already passed, then with the write's bytes) — which is the order of the messages
+ * bounds, the spool's disk bound, then the mode's byte bounds — which is the order of the messages
  * a write that exceeds several bounds sees. Admission itself holds nothing: the mode's
  * `enqueue` does, synchronously, so no other write is admitted between a check and its effect.
  */
@@ -55,10 +51,6 @@ export class Admission {
         this.o.retryAfterSeconds * 5,
       );
     }
-    // A byte bound already passed before this write adds anything: refused before its rows are
-    // serialized, which under overload would otherwise be CPU spent on bodies thrown away.
-    const full = this.bounds.afterSerialize(0);
-    if (full !== undefined) return this.#refuse(rows.length, full, this.o.retryAfterSeconds);
     let body: string;
     try {
       body = serializeRows(rows);
