@@ -10,7 +10,7 @@
 // child runs with --expose-gc and is gc'd before the start and the end readings. Last, every
 // acknowledged span is looked for in otel_traces. Prints every figure; asserts nothing.
 //   node collector/bench/ingest.bench.mjs [--rounds 4] [--seconds 8] [--overload-seconds 15]
-//     [--settle-seconds 5] [--writer wal|insert] [--concurrency 32] [--ceiling-rows 102400]
+//     [--settle-seconds 20] [--writer wal|insert] [--concurrency 32] [--ceiling-rows 102400]
 //     [--batch N] [--queue N] [--writer-options '{"maxBatchSpans":20000}']
 //   INGEST_BENCH_CHILD_ARGS=--cpu-prof profiles the collector side (a .cpuprofile in the cwd).
 import { fork } from 'node:child_process';
@@ -34,7 +34,7 @@ async function main() {
       rounds: { type: 'string', default: '4' },
       seconds: { type: 'string', default: '8' },
       'overload-seconds': { type: 'string', default: '15' },
-      'settle-seconds': { type: 'string', default: '5' },
+      'settle-seconds': { type: 'string', default: '20' },
       writer: { type: 'string', default: 'wal' },
       concurrency: { type: 'string', default: '32' },
       'ceiling-rows': { type: 'string', default: '102400' },
@@ -170,10 +170,27 @@ async function main() {
 
     // ── overload: 2x the median sustained rate, open loop ──
     const settleSeconds = Number(values['settle-seconds']);
-    await ask({ cmd: 'gc' });
-    await sleep(settleSeconds * 1000);
-    await ask({ cmd: 'gc' });
-    const rssStart = await rss();
+    // The child gc'd, then RSS read every second until it stops falling (the engine's allocator
+    // returns freed pages on a timer), at most settleSeconds: the same settle before and after.
+    const settle = async () => {
+      await ask({ cmd: 'gc' });
+      const started = performance.now();
+      const readings = [await rss()];
+      while (performance.now() - started < settleSeconds * 1000) {
+        await sleep(1000);
+        readings.push(await rss());
+        const last = readings.slice(-4);
+        if (last.length === 4 && Math.max(...last) - Math.min(...last) <= 0.01 * last[0]) break;
+      }
+      await ask({ cmd: 'gc' });
+      return {
+        rss: await rss(),
+        seconds: (performance.now() - started) / 1000,
+        memory: memoryParts(child.pid),
+      };
+    };
+    const settledStart = await settle();
+    const rssStart = settledStart.rss;
     const heapStart = (await ask({ cmd: 'mem' })).heapUsed;
     const offered = medSustained * 2;
     const overloadAgent = new Agent({ keepAlive: true, maxSockets: 1024 });
@@ -194,10 +211,8 @@ async function main() {
     sampling = false;
     await sampler;
     const after = await ask({ cmd: 'stats' });
-    await ask({ cmd: 'gc' });
-    await sleep(settleSeconds * 1000);
-    await ask({ cmd: 'gc' });
-    const rssEnd = await rss();
+    const settledEnd = await settle();
+    const rssEnd = settledEnd.rss;
     const heapEnd = (await ask({ cmd: 'mem' })).heapUsed;
     const peak = Math.max(rssStart, rssAtStop, rssDrained, ...samples);
     const refused = Object.entries(overload.statuses)
@@ -217,7 +232,11 @@ async function main() {
     );
     line(
       'overload RSS',
-      `start ${mb(rssStart)}, peak ${mb(peak)}, at the last answer ${mb(rssAtStop)}, drained ${mb(rssDrained)}, after ${settleSeconds} s settle + gc ${mb(rssEnd)} (${signedPct(rssEnd / rssStart - 1)} of start); JS heap ${mb(heapStart)} -> ${mb(heapEnd)}`,
+      `start ${mb(rssStart)}, peak ${mb(peak)}, at the last answer ${mb(rssAtStop)}, drained ${mb(rssDrained)}, settled + gc ${mb(rssEnd)} (${signedPct(rssEnd / rssStart - 1)} of start); JS heap ${mb(heapStart)} -> ${mb(heapEnd)}`,
+    );
+    line(
+      'overload RSS settle',
+      `start: ${settledStart.seconds.toFixed(0)} s, ${settledStart.memory}; end: ${settledEnd.seconds.toFixed(0)} s, ${settledEnd.memory}`,
     );
     line('overload RSS every 250 ms', `${samples.map((r) => Math.round(r / 1048576)).join(' ')} MiB`);
     console.log(
@@ -299,6 +318,19 @@ function mainThreadCpuMicros(pid) {
     return (Number(fields[11]) + Number(fields[12])) * 10_000;
   } catch {
     return undefined;
+  }
+}
+
+/** Where the child's resident memory is: anonymous, of which glibc's brk heap, and file-backed. */
+function memoryParts(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+    const smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+    const heap = /\[heap\]\n(?:.*\n)*?Rss:\s+(\d+) kB/.exec(smaps);
+    return `anonymous ${mb(kb('RssAnon'))} (glibc heap ${mb(Number(heap?.[1] ?? 0) * 1024)}), file ${mb(kb('RssFile'))}`;
+  } catch {
+    return 'no /proc';
   }
 }
 

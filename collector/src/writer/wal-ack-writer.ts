@@ -10,8 +10,7 @@ import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settle
 import { recoverOpenSegments, WalSegment } from './wal-segment.js';
 
 interface Group {
-  /** Each write's body, encoded as it was admitted (the string is garbage at once). */
-  chunks: Buffer[];
+  chunks: string[];
   /** Rows of each chunk (one chunk per write). */
   counts: number[];
   rows: number;
@@ -161,8 +160,7 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
     writing = { rows: g.rows, bytes: g.bytes };
     try {
       active ??= await WalSegment.create(spool, perRequest);
-      // The bodies as they are, in one writev: no joined copy of the group in memory.
-      await active.append(g.chunks, g.rows);
+      await active.append(Buffer.from(g.chunks.join('')), g.rows);
       counters.accepted += g.rows;
       counters.spooled += g.rows;
       for (const w of g.waiters) w.resolve();
@@ -320,11 +318,10 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
         rows,
         (body) =>
           new Promise<void>((resolve, reject) => {
-            const chunk = Buffer.from(body);
-            group.chunks.push(chunk);
+            group.chunks.push(body);
             group.counts.push(rows.length);
             group.rows += rows.length;
-            group.bytes += chunk.length;
+            group.bytes += body.length;
             group.waiters.push({ resolve, reject });
             void pump();
           }),

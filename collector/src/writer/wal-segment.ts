@@ -49,29 +49,28 @@ export class WalSegment {
     return new WalSegment(spool, seq, file, handle, contentToken);
   }
 
-  /**
-   * Appends one group (its writes' bodies, each already encoded, written with one writev) and
-   * fdatasyncs it; on failure the file is cut back so no partial group stays.
-   */
-  async append(data: Buffer | readonly Buffer[], rows: number): Promise<void> {
+  /** Appends one group and fdatasyncs it; on failure the file is cut back so no partial group stays. */
+  async append(data: Buffer, rows: number): Promise<void> {
     const start = this.bytes;
-    let parts = Buffer.isBuffer(data) ? [data] : data;
-    const length = parts.reduce((n, b) => n + b.length, 0);
     try {
       let written = 0;
-      while (written < length) {
-        const { bytesWritten } = await this.handle.writev(parts, start + written);
+      while (written < data.length) {
+        const { bytesWritten } = await this.handle.write(
+          data,
+          written,
+          data.length - written,
+          start + written,
+        );
         written += bytesWritten;
-        if (written < length) parts = rest(parts, bytesWritten);
       }
       await this.handle.datasync();
     } catch (err) {
       await this.handle.truncate(start).catch(() => {});
       throw err;
     }
-    this.bytes += length;
+    this.bytes += data.length;
     this.rows += rows;
-    if (this.#hash) for (const part of Buffer.isBuffer(data) ? [data] : data) this.#hash.update(part);
+    this.#hash?.update(data);
     this.firstAckAt ??= Date.now();
   }
 
@@ -127,13 +126,6 @@ export class WalSegment {
     );
     return rows;
   }
-}
-
-/** What a short writev left of `parts`: from `written` bytes into them on. */
-function rest(parts: readonly Buffer[], written: number): Buffer[] {
-  let i = 0;
-  while (written >= parts[i]!.length) written -= parts[i++]!.length;
-  return [parts[i]!.subarray(written), ...parts.slice(i + 1)];
 }
 
 /**
