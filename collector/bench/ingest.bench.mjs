@@ -9,7 +9,7 @@
 // answers (open loop), then a drain and a settle, the child's RSS (VmRSS) read throughout; the
 // child runs with --expose-gc and is gc'd before the start and the end readings. Last, every
 // acknowledged span is looked for in otel_traces. Prints every figure; asserts nothing.
-//   node collector/bench/ingest.bench.mjs [--rounds 4] [--seconds 8] [--overload-seconds 15]
+//   node collector/bench/ingest.bench.mjs [--rounds 4] [--seconds 8] [--overload-seconds 25]
 //     [--settle-seconds 20] [--writer wal|insert] [--concurrency 32] [--ceiling-rows 102400]
 //     [--batch N] [--queue N] [--writer-options '{"maxBatchSpans":20000}']
 //   INGEST_BENCH_CHILD_ARGS=--cpu-prof profiles the collector side (a .cpuprofile in the cwd).
@@ -33,7 +33,7 @@ async function main() {
     options: {
       rounds: { type: 'string', default: '4' },
       seconds: { type: 'string', default: '8' },
-      'overload-seconds': { type: 'string', default: '15' },
+      'overload-seconds': { type: 'string', default: '25' },
       'settle-seconds': { type: 'string', default: '20' },
       writer: { type: 'string', default: 'wal' },
       concurrency: { type: 'string', default: '32' },
