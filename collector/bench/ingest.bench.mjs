@@ -6,9 +6,13 @@
 // ceilings just before and just after it. Sustained ingest counts a span only once it is
 // inserted: the clock runs until the collector has inserted everything it acknowledged.
 // Then the overload: twice the median sustained rate offered on a fixed schedule whatever the
-// answers (open loop), then a drain and a settle, the child's RSS (VmRSS) read throughout; the
-// child runs with --expose-gc and is gc'd before the start and the end readings. Last, every
+// answers (open loop), then a drain, the child's RSS (VmRSS) read throughout. The start and end
+// readings come after the same settle: the child (run with --expose-gc) is gc'd, then RSS is read
+// every second until it stops falling (at most --settle-seconds), gc'd again and read; where the
+// memory sits (anonymous, glibc's heap, file-backed) is printed beside it. Last, every
 // acknowledged span is looked for in otel_traces. Prints every figure; asserts nothing.
+//   MALLOC_MMAP_THRESHOLD_=131072 (inherited by the child) fixes glibc's mmap threshold, so large
+//   freed buffers go back to the system instead of staying in its heap.
 //   node collector/bench/ingest.bench.mjs [--rounds 4] [--seconds 8] [--overload-seconds 25]
 //     [--settle-seconds 20] [--writer wal|insert] [--concurrency 32] [--ceiling-rows 102400]
 //     [--batch N] [--queue N] [--writer-options '{"maxBatchSpans":20000}']
