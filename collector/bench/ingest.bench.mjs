@@ -1,153 +1,359 @@
 // Ingest benchmark: 512-span OTLP/protobuf requests from this process into a collector child
-// process with embedded chDB. The load runs twice in the one run, against the writer acknowledging
-// after the INSERT (before: `ackAfter: 'insert'`) and after the write-ahead log's fsync (after:
-// `ackAfter: 'wal'`), each preceded by the ceiling in the same child and engine: the same rows,
-// already serialized, in one INSERT. Sustained ingest counts a span only once it is inserted: the
-// clock runs until the collector has inserted everything it acknowledged. Prints every figure;
-// asserts nothing.
-//   node collector/bench/ingest.bench.mjs [--seconds 15]
+// process with embedded chDB, against the ceiling of the same child and engine: the same rows,
+// already serialized (a Buffer ready before the clock starts), in one INSERT. The two alternate
+// over rounds — ceiling, sustained, ceiling, sustained, …, ceiling — so a busy machine weighs on
+// both sides of each round's ratio; a round's ratio is its sustained rate over the mean of the
+// ceilings just before and just after it. Sustained ingest counts a span only once it is
+// inserted: the clock runs until the collector has inserted everything it acknowledged.
+// Then the overload: twice the median sustained rate offered on a fixed schedule whatever the
+// answers (open loop), then a drain, the child's RSS (VmRSS) read throughout. The start and end
+// readings come after the same settle: the child (run with --expose-gc) is gc'd, then RSS is read
+// every second until it stops falling (at most --settle-seconds), gc'd again and read; where the
+// memory sits (anonymous, glibc's heap, file-backed) is printed beside it. Last, every
+// acknowledged span is looked for in otel_traces. Prints every figure; asserts nothing.
+//   MALLOC_MMAP_THRESHOLD_=131072 (inherited by the child) fixes glibc's mmap threshold, so large
+//   freed buffers go back to the system instead of staying in its heap.
+//   node collector/bench/ingest.bench.mjs [--rounds 4] [--seconds 8] [--overload-seconds 25]
+//     [--settle-seconds 20] [--writer wal|insert] [--concurrency 32] [--ceiling-rows 102400]
+//     [--batch N] [--queue N] [--writer-options '{"maxBatchSpans":20000}']
+//   INGEST_BENCH_CHILD_ARGS=--cpu-prof profiles the collector side (a .cpuprofile in the cwd).
 import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 
 const DIST = new URL('../dist/index.js', import.meta.url);
 const SPANS_PER_REQUEST = 512;
 const BODIES = 16;
+const TARGET_RATIO = 0.9;
+const RSS_TOLERANCE = 0.1;
 
 // ───────────────────────────── load generator (parent) ─────────────────────────────
 
 async function main() {
   const { values } = parseArgs({
     options: {
-      seconds: { type: 'string', default: '15' },
+      rounds: { type: 'string', default: '4' },
+      seconds: { type: 'string', default: '8' },
+      'overload-seconds': { type: 'string', default: '25' },
+      'settle-seconds': { type: 'string', default: '20' },
+      writer: { type: 'string', default: 'wal' },
       concurrency: { type: 'string', default: '32' },
+      'ceiling-rows': { type: 'string', default: '102400' },
       batch: { type: 'string', default: '' },
       queue: { type: 'string', default: '' },
-      // JSON merged into the `after` writer's options, e.g. '{"insertSettings":{"max_insert_threads":1}}'.
-      'after-options': { type: 'string', default: '{}' },
+      // JSON merged into the writer's options, e.g. '{"insertSettings":{"max_insert_threads":1}}'.
+      'writer-options': { type: 'string', default: '{}' },
     },
   });
+  const rounds = Number(values.rounds);
   const seconds = Number(values.seconds);
   const concurrency = Number(values.concurrency);
+  const ceilingRows = Number(values['ceiling-rows']);
   if (!existsSync(DIST)) {
     console.error('collector/dist is missing: run `npm run build -w collector` first');
     process.exit(2);
   }
   const bodies = await makeBodies();
-  const { decodeTraces } = await import(DIST.href);
-  printDecodeSpeed(decodeTraces, bodies[0]);
+  const { decodeTraces, serializeRows } = await import(DIST.href);
+  const receiveMicros = printDecodeSpeed(decodeTraces, serializeRows, bodies[0]);
   await printReflectionSpeed(bodies[0]);
 
   const dir = mkdtempSync(join(tmpdir(), 'faultline-ingest-bench-'));
-  const child = fork(
-    new URL(import.meta.url).pathname,
-    ['--collector', dir, values.batch, values.queue, values['after-options']],
-    {
-      stdio: 'inherit',
-      // e.g. INGEST_BENCH_CHILD_ARGS=--cpu-prof to profile the collector side.
-      execArgv: process.env.INGEST_BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [],
-    },
-  );
+  const writerOptions = { ackAfter: values.writer, ...JSON.parse(values['writer-options']) };
+  if (values.batch) writerOptions.maxBatchSpans = Number(values.batch);
+  if (values.queue) writerOptions.maxQueueSpans = Number(values.queue);
+  const child = fork(new URL(import.meta.url).pathname, ['--collector', dir, JSON.stringify(writerOptions)], {
+    stdio: 'inherit',
+    execArgv: ['--expose-gc', ...(process.env.INGEST_BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [])],
+  });
   const ask = rpc(child);
+  const rss = () => vmRss(child.pid) ?? ask({ cmd: 'mem' }).then((m) => m.rss);
   try {
-    const { ports } = await ask({ cmd: 'ready' });
+    const { port } = await ask({ cmd: 'ready', ceilingRows });
+    const url = `http://127.0.0.1:${port}/v1/traces`;
     const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-    // Two collectors in the one child, on the one engine, measured back to back: the writer as it
-    // was (size-or-time batches of 10 000, 2 concurrent inserts, a span-count queue) and as it is.
-    const rates = {};
-    const ceilings = [];
-    for (const name of ['before', 'after']) {
-      console.log(`--- writer ${name}: ${ports[name].describe}`);
-      // The ceiling right before each phase, so a busy machine weighs on both sides of the ratio:
-      // the receiver's own rows for these bodies, serialized before the clock starts, in one INSERT
-      // through the same client and engine.
-      const ceiling = await ask({ cmd: 'ceiling', rows: 102_400, token: `fl-ceiling-${name}` });
-      ceilings.push(ceiling);
+    console.log(`--- writer ${JSON.stringify(writerOptions)}, child pid ${child.pid} (--expose-gc)`);
+    let ackedTotal = 0;
+    let ceilingRowsTotal = 0;
+    const ceiling = async (label) => {
+      const before = (await ask({ cmd: 'events' })).events;
+      const threadsBefore = threadCpu(child.pid);
+      const c = await ask({ cmd: 'ceiling', token: `fl-ceiling-${label}` });
+      const threadsAfter = threadCpu(child.pid);
+      const merges = mergesSince(before, (await ask({ cmd: 'events' })).events);
+      ceilingRowsTotal += c.rows;
       line(
-        'ceiling JSONEachRow',
-        `${fmt(ceiling.jsonRowsPerSec)} rows/s (one INSERT of ${ceiling.rows} rows, ${mb(ceiling.jsonBytes)}, ${ceiling.jsonSeconds.toFixed(2)} s)`,
+        `ceiling ${label}`,
+        `${fmt(c.rowsPerSec)} rows/s (one INSERT of ${c.rows} rows, ${mb(c.bytes)} JSONEachRow, ${c.seconds.toFixed(2)} s, ${c.cpuMicrosPerRow.toFixed(1)} µs CPU per row); ${merges}`,
       );
-      if (name === 'before') line('ceiling binary', ceiling.binary);
-      const url = `http://127.0.0.1:${ports[name].port}/v1/traces`;
-      await closedLoop(url, agent, bodies, concurrency, 3); // warm-up: JIT, first parts, page cache
-      await ask({ cmd: 'waitInserted', name }); // the warm-up's backlog is not this phase's work
+      line(
+        `  threads ${label}`,
+        `µs CPU per row: ${threadBreakdown(threadsBefore, threadsAfter, c.cpuMicrosPerRow * c.rows, c.rows)}`,
+      );
+      return c;
+    };
+
+    // Warm-up, not counted: JIT, first parts, page cache.
+    const warm = await closedLoop(url, agent, bodies, concurrency, 3);
+    ackedTotal += warm.ackedSpans;
+    await ask({ cmd: 'waitInserted' });
+
+    const ceilings = [await ceiling('0')];
+    const sustained = [];
+    for (let r = 1; r <= rounds; r++) {
       await ask({ cmd: 'resetPeak' });
-      const start = await ask({ cmd: 'stats', name });
-      const writerBefore = start.writer;
-      const sustained = await closedLoop(url, agent, bodies, concurrency, seconds);
-      const catchUp = await ask({ cmd: 'waitInserted', name });
-      const afterLoad = await ask({ cmd: 'stats', name });
+      const start = await ask({ cmd: 'stats' });
+      const mainStart = mainThreadCpuMicros(child.pid);
+      const threadsStart = threadCpu(child.pid);
+      const eventsStart = (await ask({ cmd: 'events' })).events;
+      const load = await closedLoop(url, agent, bodies, concurrency, seconds);
+      ackedTotal += load.ackedSpans;
+      const catchUp = await ask({ cmd: 'waitInserted' });
+      const end = await ask({ cmd: 'stats' });
+      const mainCpu = (mainThreadCpuMicros(child.pid) ?? Number.NaN) - (mainStart ?? Number.NaN);
+      const threadsEnd = threadCpu(child.pid);
+      const merges = mergesSince(eventsStart, (await ask({ cmd: 'events' })).events);
+      // Acknowledged is not stored: the rate counts until every acknowledged span is inserted.
+      const rate = load.ackedSpans / (load.seconds + catchUp.seconds);
       // CPU of the whole collector process (receiver, writer and chDB's threads, merges included)
       // per span: unlike spans/s it barely moves when other processes compete for the cores.
-      const cpuPerSpan = (afterLoad.cpuMicros - start.cpuMicros) / sustained.ackedSpans;
-      // Acknowledged is not stored: the rate counts until every acknowledged span is inserted.
-      const rate = sustained.ackedSpans / (sustained.seconds + catchUp.seconds);
-      rates[name] = rate;
+      const cpuPerSpan = (end.cpuMicros - start.cpuMicros) / load.ackedSpans;
+      const inserts = end.writer.insertLatency.count - start.writer.insertLatency.count;
+      const insertSeconds = end.writer.insertLatency.sumSeconds - start.writer.insertLatency.sumSeconds;
+      const insertedRows = end.writer.inserted - start.writer.inserted;
       line(
-        'sustained ingest',
-        `${fmt(rate)} spans/s inserted (${sustained.ackedSpans} spans acknowledged in ${sustained.seconds.toFixed(1)} s + ${catchUp.seconds.toFixed(1)} s until all inserted, ${concurrency} concurrent requests)`,
+        `sustained ${r}`,
+        `${fmt(rate)} spans/s inserted (${load.ackedSpans} acknowledged in ${load.seconds.toFixed(1)} s + ${catchUp.seconds.toFixed(1)} s until all inserted), ${cpuPerSpan.toFixed(1)} µs CPU per span (JS main thread ${(mainCpu / load.ackedSpans).toFixed(1)}, other threads ${(cpuPerSpan - mainCpu / load.ackedSpans).toFixed(1)})`,
       );
       line(
-        'request latency',
-        `p50 ${ms(pct(sustained.latencies, 50))}  p99 ${ms(pct(sustained.latencies, 99))}  max ${ms(Math.max(...sustained.latencies))}`,
-      );
-      line('responses', JSON.stringify(sustained.statuses));
-      line(
-        'collector CPU per span',
-        `${cpuPerSpan.toFixed(1)} µs (ceiling ${ceiling.cpuMicrosPerRow.toFixed(1)} µs per row: CPU ratio ${(ceiling.cpuMicrosPerRow / cpuPerSpan).toFixed(2)}x)`,
-      );
-      line('collector peak RSS (load)', mb(afterLoad.peakRss));
-      const h = afterLoad.writer.insertLatency;
-      const inserts = h.count - writerBefore.insertLatency.count;
-      const insertedRows = afterLoad.writer.inserted - writerBefore.inserted;
-      line(
-        'writer (sustained phase)',
-        `${inserts} inserts, ${fmt(insertedRows / Math.max(1, inserts))} spans each, mean ${ms(((h.sumSeconds - writerBefore.insertLatency.sumSeconds) / Math.max(1, inserts)) * 1000)} each; spooled ${afterLoad.writer.spooled}, insert errors ${afterLoad.writer.insertErrors}`,
-      );
-
-      const overload = await openLoop(url, agent, bodies, rate * 2, 10, ask);
-      line(
-        '2x overload offered',
-        `${fmt(overload.offeredSpans / overload.seconds)} spans/s for ${overload.seconds.toFixed(1)} s`,
+        `  requests ${r}`,
+        `${JSON.stringify(load.statuses)}, latency p50 ${ms(pct(load.latencies, 50))} p99 ${ms(pct(load.latencies, 99))}; peak RSS ${mb(end.peakRss)}`,
       );
       line(
-        '2x overload result',
-        `acked ${fmt(overload.ackedSpans / overload.seconds)} spans/s, responses ${JSON.stringify(overload.statuses)}`,
-      );
-      const rss = overload.mem.map((m) => m.rss);
-      const heap = overload.mem.map((m) => m.heapUsed);
-      line(
-        '2x overload RSS',
-        `start ${mb(rss[0])}, max ${mb(Math.max(...rss))}, end ${mb(rss.at(-1))} (every 500 ms: ${rss.map((r) => Math.round(r / 1048576)).join(' ')} MiB)`,
+        `  writer ${r}`,
+        `${inserts} inserts of ${fmt(insertedRows / Math.max(1, inserts))} spans, ${ms((insertSeconds / Math.max(1, inserts)) * 1000)} each (${fmt(insertedRows / Math.max(1e-9, insertSeconds))} rows per insert-second); ${merges}`,
       );
       line(
-        '2x overload JS heap used',
-        `start ${mb(heap[0])}, max ${mb(Math.max(...heap))}, end ${mb(heap.at(-1))}`,
+        `  threads ${r}`,
+        `µs CPU per span: ${threadBreakdown(threadsStart, threadsEnd, end.cpuMicros - start.cpuMicros, load.ackedSpans)}`,
       );
-      line(
-        'ratio sustained/ceiling',
-        `${(rate / ceiling.jsonRowsPerSec).toFixed(2)}x (JSONEachRow ceiling just before), writer ${name}`,
-      );
+      sustained.push({ rate, cpuPerSpan });
+      ceilings.push(await ceiling(String(r)));
     }
+    const ratios = sustained.map(
+      (s, i) => s.rate / ((ceilings[i].rowsPerSec + ceilings[i + 1].rowsPerSec) / 2),
+    );
+    const cpuRatios = sustained.map(
+      (s, i) => (ceilings[i].cpuMicrosPerRow + ceilings[i + 1].cpuMicrosPerRow) / 2 / s.cpuPerSpan,
+    );
+    line('ratio per round', ratios.map((x) => `${x.toFixed(2)}x`).join('  '));
+    line(
+      'CPU ratio per round',
+      `${cpuRatios.map((x) => `${x.toFixed(2)}x`).join('  ')} (ceiling µs per row / sustained µs per span)`,
+    );
+    const medCeiling = median(ceilings.map((c) => c.rowsPerSec));
+    const medSustained = median(sustained.map((s) => s.rate));
+    const medRatio = median(ratios);
+    line(
+      'median',
+      `ceiling ${fmt(medCeiling)} rows/s (${ceilings.length}), sustained ${fmt(medSustained)} spans/s (${sustained.length}), ratio ${medRatio.toFixed(2)}x (spread ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), CPU ratio ${median(cpuRatios).toFixed(2)}x`,
+    );
+    // Were the collector bound by CPU (two cores, shared), sustained spends the ceiling's CPU per
+    // row plus the receiver's decode and serialize, which the ceiling never does.
+    const ceilingCpu = median(ceilings.map((c) => c.cpuMicrosPerRow));
+    line(
+      'CPU-bound limit',
+      `ceiling ${ceilingCpu.toFixed(1)} µs per row + decode and serialize ${receiveMicros.toFixed(1)} µs per span (measured in this process before the child started): ratio at most ${(ceilingCpu / (ceilingCpu + receiveMicros)).toFixed(2)}x when CPU is the bound`,
+    );
+    console.log(
+      `target sustained >= ${TARGET_RATIO}x ceiling: ${medRatio >= TARGET_RATIO ? 'met' : 'NOT met'} (median ratio ${medRatio.toFixed(2)}x)`,
+    );
+
+    // ── overload: 2x the median sustained rate, open loop ──
+    const settleSeconds = Number(values['settle-seconds']);
+    // The child gc'd, then RSS read every second until it stops falling (the engine's allocator
+    // returns freed pages on a timer), at most settleSeconds: the same settle before and after.
+    const settle = async () => {
+      await ask({ cmd: 'gc' });
+      const started = performance.now();
+      const readings = [await rss()];
+      while (performance.now() - started < settleSeconds * 1000) {
+        await sleep(1000);
+        readings.push(await rss());
+        const last = readings.slice(-4);
+        if (last.length === 4 && Math.max(...last) - Math.min(...last) <= 0.01 * last[0]) break;
+      }
+      await ask({ cmd: 'gc' });
+      return {
+        rss: await rss(),
+        seconds: (performance.now() - started) / 1000,
+        memory: memoryParts(child.pid),
+      };
+    };
+    const settledStart = await settle();
+    const rssStart = settledStart.rss;
+    const heapStart = (await ask({ cmd: 'mem' })).heapUsed;
+    const offered = medSustained * 2;
+    const overloadAgent = new Agent({ keepAlive: true, maxSockets: 1024 });
+    const samples = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        samples.push(await rss());
+        await sleep(250);
+      }
+    })();
+    const before = await ask({ cmd: 'stats' });
+    const overload = await openLoop(url, overloadAgent, bodies, offered, Number(values['overload-seconds']));
+    ackedTotal += overload.ackedSpans;
+    const rssAtStop = await rss();
+    const drain = await ask({ cmd: 'waitInserted' });
+    const rssDrained = await rss();
+    sampling = false;
+    await sampler;
+    const after = await ask({ cmd: 'stats' });
+    const settledEnd = await settle();
+    const rssEnd = settledEnd.rss;
+    const heapEnd = (await ask({ cmd: 'mem' })).heapUsed;
+    const peak = Math.max(rssStart, rssAtStop, rssDrained, ...samples);
+    const refused = Object.entries(overload.statuses)
+      .filter(([s]) => s !== '200')
+      .reduce((n, [, c]) => n + c, 0);
+    line(
+      'overload offered',
+      `${fmt(overload.offeredSpans / overload.seconds)} spans/s (2x ${fmt(medSustained)}) for ${overload.seconds.toFixed(1)} s: ${overload.requests} requests, at most ${overload.maxInFlight} in flight`,
+    );
+    line(
+      'overload answered',
+      `accepted ${overload.statuses[200] ?? 0} requests (${fmt(overload.ackedSpans / overload.seconds)} spans/s), refused ${refused} (${JSON.stringify(overload.statuses)}), ${overload.retryAfter} refusals with Retry-After; accepted p50 ${ms(pct(overload.latencies, 50))} p99 ${ms(pct(overload.latencies, 99))}`,
+    );
+    line(
+      'overload writer',
+      `accepted ${after.writer.accepted - before.writer.accepted} spans, refused ${after.writer.rejected - before.writer.rejected} spans at the writer; drain ${drain.seconds.toFixed(1)} s after the last answer`,
+    );
+    line(
+      'overload RSS',
+      `start ${mb(rssStart)}, peak ${mb(peak)}, at the last answer ${mb(rssAtStop)}, drained ${mb(rssDrained)}, settled + gc ${mb(rssEnd)} (${signedPct(rssEnd / rssStart - 1)} of start); JS heap ${mb(heapStart)} -> ${mb(heapEnd)}`,
+    );
+    line(
+      'overload RSS settle',
+      `start: ${settledStart.seconds.toFixed(0)} s, ${settledStart.memory}; end: ${settledEnd.seconds.toFixed(0)} s, ${settledEnd.memory}`,
+    );
+    line('overload RSS every 250 ms', `${samples.map((r) => Math.round(r / 1048576)).join(' ')} MiB`);
+    console.log(
+      `RSS after overload within ${RSS_TOLERANCE * 100}% of start: ${rssEnd <= rssStart * (1 + RSS_TOLERANCE) ? 'met' : 'NOT met'} (start ${mb(rssStart)}, peak ${mb(peak)}, end ${mb(rssEnd)})`,
+    );
+    console.log(
+      `overload shed with 429/503 + Retry-After: ${refused > 0 && overload.retryAfter === refused ? 'yes' : 'NO'} (${refused} refused, ${overload.retryAfter} with Retry-After, ${overload.statuses[200] ?? 0} accepted)`,
+    );
 
     const drained = await ask({ cmd: 'drainAndCount' });
-    const ceilingRows = ceilings.reduce((n, c) => n + c.rows, 0);
+    const ingested = drained.rows - ceilingRowsTotal;
     line(
       'rows check',
-      `otel_traces holds ${drained.rows} rows = ${ceilingRows} ceiling rows + ${drained.rows - ceilingRows} ingested; the collectors acknowledged ${drained.accepted} spans`,
+      `otel_traces holds ${drained.rows} rows = ${ceilingRowsTotal} ceiling rows + ${ingested} ingested; clients got 200 for ${ackedTotal} spans, the writer accepted ${drained.accepted}`,
     );
-    line('after/before', `${(rates.after / rates.before).toFixed(2)}x sustained spans/s`);
+    console.log(
+      `every acknowledged span inserted: ${ingested >= ackedTotal && ingested === drained.accepted ? 'met' : 'NOT met'} (${ingested} of ${ackedTotal})`,
+    );
     agent.destroy();
+    overloadAgent.destroy();
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** The engine's background merges between two readings of system.events. */
+function mergesSince(a, b) {
+  const d = (k) => (b[k] ?? 0) - (a[k] ?? 0);
+  return `merges ${d('Merge')} (${fmt(d('MergedRows'))} rows, ${(d('MergeExecuteMilliseconds') / 1000).toFixed(1)} s)`;
+}
+
+/** CPU time (µs) of each live thread of `pid`, by thread id, with its name; empty without /proc. */
+function threadCpu(pid) {
+  const out = new Map();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(tid, { name, micros: (Number(fields[11]) + Number(fields[12])) * 10_000 });
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+  } catch {
+    // No /proc.
+  }
+  return out;
+}
+
+/**
+ * Where the child's CPU went between two threadCpu() readings, per thread name (the main thread
+ * is the receiver's JS; chDB and libuv name theirs), µs per `per`; threads that ended in between
+ * are what process.cpuUsage counted beyond the live threads.
+ */
+function threadBreakdown(a, b, totalMicros, per, top = 6) {
+  const byName = new Map();
+  let live = 0;
+  for (const [tid, t] of b) {
+    const d = t.micros - (a.get(tid)?.micros ?? 0);
+    live += d;
+    if (d > 0) byName.set(t.name, (byName.get(t.name) ?? 0) + d);
+  }
+  const parts = [...byName].sort((x, y) => y[1] - x[1]).slice(0, top);
+  const shown = parts.map(([n, d]) => `${n} ${(d / per).toFixed(1)}`);
+  shown.push(`ended threads ${(Math.max(0, totalMicros - live) / per).toFixed(1)}`);
+  return shown.join(', ');
+}
+
+/** CPU time of the child's main thread (the receiver's JS) from /proc, in µs; undefined without /proc. */
+function mainThreadCpuMicros(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime (fields 14 and 15 of stat, 12 and 13 after the command), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the child's resident memory is: anonymous, of which glibc's brk heap, and file-backed. */
+function memoryParts(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+    const smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+    const heap = /\[heap\]\n(?:.*\n)*?Rss:\s+(\d+) kB/.exec(smaps);
+    return `anonymous ${mb(kb('RssAnon'))} (glibc heap ${mb(Number(heap?.[1] ?? 0) * 1024)}), file ${mb(kb('RssFile'))}`;
+  } catch {
+    return 'no /proc';
+  }
+}
+
+/** The child's resident set from /proc (bytes), or undefined where there is no /proc. */
+function vmRss(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const signedPct = (x) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 
 function line(label, text) {
   console.log(`${label.padEnd(28)} ${text}`);
@@ -174,13 +380,18 @@ function perCpuSecond(fn) {
   return n / ((used.user + used.system) / 1e6);
 }
 
-function printDecodeSpeed(decodeTraces, body) {
+/** Prints the receiver's own CPU per span (decode, then serialize) in this thread; returns their sum in µs. */
+function printDecodeSpeed(decodeTraces, serializeRows, body) {
   const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
   const perSec = perCpuSecond(() => decodeTraces(body, 'protobuf', limits)) * SPANS_PER_REQUEST;
   line(
     'decode only (protobuf)',
     `${fmt(perSec)} spans per CPU-second, into rows (${(body.length / 1024).toFixed(0)} KiB per 512-span request)`,
   );
+  const { rows } = decodeTraces(body, 'protobuf', limits);
+  const serialized = perCpuSecond(() => Buffer.from(serializeRows(rows))) * SPANS_PER_REQUEST;
+  line('serialize only', `${fmt(serialized)} spans per CPU-second, rows to a JSONEachRow Buffer`);
+  return 1e6 / perSec + 1e6 / serialized;
 }
 
 /**
@@ -275,10 +486,11 @@ function post(url, agent, body) {
       },
       (res) => {
         res.resume();
-        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
+        const retryAfter = res.headers['retry-after'] !== undefined;
+        res.on('end', () => resolve({ status: res.statusCode, retryAfter, ms: performance.now() - started }));
       },
     );
-    req.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
+    req.on('error', () => resolve({ status: 0, retryAfter: false, ms: performance.now() - started }));
     req.end(body);
   });
 }
@@ -305,34 +517,45 @@ async function closedLoop(url, agent, bodies, concurrency, seconds) {
   return { ackedSpans, latencies, statuses, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Offers requests at a fixed rate whatever the answers are (open loop), sampling collector RSS. */
-async function openLoop(url, agent, bodies, spansPerSec, seconds, ask) {
+/** Offers requests on a fixed schedule whatever the answers are (open loop); no retries. */
+async function openLoop(url, agent, bodies, spansPerSec, seconds) {
   const interval = (SPANS_PER_REQUEST / spansPerSec) * 1000;
   const statuses = {};
-  const mem = [];
+  const latencies = [];
   let ackedSpans = 0;
   let offeredSpans = 0;
+  let retryAfter = 0;
+  let maxInFlight = 0;
   const pending = new Set();
   const started = performance.now();
-  const sampler = setInterval(() => void ask({ cmd: 'mem' }).then((r) => mem.push(r)), 500);
-  mem.push(await ask({ cmd: 'mem' }));
   let i = 0;
   while (performance.now() - started < seconds * 1000) {
-    const due = started + i * interval;
-    const wait = due - performance.now();
+    const wait = started + i * interval - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     offeredSpans += SPANS_PER_REQUEST;
     const p = post(url, agent, bodies[i++ % bodies.length]).then((r) => {
       statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-      if (r.status === 200) ackedSpans += SPANS_PER_REQUEST;
+      if (r.status === 200) {
+        ackedSpans += SPANS_PER_REQUEST;
+        latencies.push(r.ms);
+      } else if (r.retryAfter) retryAfter++;
       pending.delete(p);
     });
     pending.add(p);
+    maxInFlight = Math.max(maxInFlight, pending.size);
   }
+  const offeredSeconds = (performance.now() - started) / 1000;
   await Promise.all([...pending]);
-  clearInterval(sampler);
-  mem.push(await ask({ cmd: 'mem' }));
-  return { ackedSpans, offeredSpans, statuses, mem, seconds: (performance.now() - started) / 1000 };
+  return {
+    ackedSpans,
+    offeredSpans,
+    statuses,
+    latencies,
+    retryAfter,
+    maxInFlight,
+    requests: i,
+    seconds: offeredSeconds,
+  };
 }
 
 function rpc(child) {
@@ -412,19 +635,14 @@ async function makeBodies() {
 
 // ───────────────────────────── collector (child) ─────────────────────────────
 
-async function runCollectorChild(dir, batch, queue, afterOptions) {
+async function runCollectorChild(dir, writerOptionsJson) {
   const { openStore, startCollector, insertBatch, decodeTraces, serializeRows } = await import(DIST.href);
   const store = await openStore({ dataDir: join(dir, 'data') });
-  const configs = { before: { ackAfter: 'insert' }, after: { ackAfter: 'wal', ...JSON.parse(afterOptions) } };
-  const collectors = {};
-  const ports = {};
-  for (const [name, options] of Object.entries(configs)) {
-    const writerOptions = { ...options, spoolDir: join(dir, `spool-${name}`) };
-    if (batch) writerOptions.maxBatchSpans = Number(batch);
-    if (queue) writerOptions.maxQueueSpans = Number(queue);
-    collectors[name] = await startCollector({ port: 0, store, writerOptions });
-    ports[name] = { port: collectors[name].port, describe: JSON.stringify(options) };
-  }
+  const collector = await startCollector({
+    port: 0,
+    store,
+    writerOptions: { ...JSON.parse(writerOptionsJson), spoolDir: join(dir, 'spool') },
+  });
   let peakRss = process.memoryUsage.rss();
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
@@ -436,88 +654,78 @@ async function runCollectorChild(dir, batch, queue, afterOptions) {
     });
     return Number((await rs.json())[0].n);
   };
-  const closeAll = () => Promise.all(Object.values(collectors).map((c) => c.close()));
+  // The ceiling's body: the receiver's own rows for the bench's bodies, serialized and encoded once.
+  let ceilingBody;
+  let ceilingRows = 0;
 
   process.on('message', async (m) => {
     const reply = (data) => process.send({ ...data, id: m.id });
     try {
-      if (m.cmd === 'ready') reply({ ports });
-      else if (m.cmd === 'resetPeak') {
+      if (m.cmd === 'ready') {
+        ceilingRows = m.ceilingRows;
+        const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
+        const serialized = (await makeBodies()).map((b) =>
+          serializeRows(decodeTraces(b, 'protobuf', limits).rows),
+        );
+        const parts = [];
+        for (let i = 0; i < ceilingRows / SPANS_PER_REQUEST; i++)
+          parts.push(serialized[i % serialized.length]);
+        ceilingBody = Buffer.from(parts.join(''));
+        reply({ port: collector.port });
+      } else if (m.cmd === 'resetPeak') {
         peakRss = process.memoryUsage.rss();
         reply({});
       } else if (m.cmd === 'stats') {
         const { user, system } = process.cpuUsage();
-        reply({ peakRss, writer: collectors[m.name].writer.stats(), cpuMicros: user + system });
+        reply({ peakRss, writer: collector.writer.stats(), cpuMicros: user + system });
       } else if (m.cmd === 'waitInserted') {
         const started = performance.now();
-        while (collectors[m.name].writer.stats().queueDepth > 0) await new Promise((r) => setTimeout(r, 10));
+        while (collector.writer.stats().queueDepth > 0) await new Promise((r) => setTimeout(r, 10));
         reply({ seconds: (performance.now() - started) / 1000 });
+      } else if (m.cmd === 'events') {
+        const rs = await store.client.query({
+          query: `SELECT event, value FROM system.events WHERE event IN ('Merge', 'MergedRows', 'MergeExecuteMilliseconds', 'InsertQueryTimeMicroseconds', 'InsertedRows')`,
+          format: 'JSONEachRow',
+        });
+        reply({ events: Object.fromEntries((await rs.json()).map((e) => [e.event, Number(e.value)])) });
+      } else if (m.cmd === 'gc') {
+        globalThis.gc?.();
+        await new Promise((r) => setTimeout(r, 100));
+        globalThis.gc?.();
+        reply({ gc: typeof globalThis.gc === 'function' });
       } else if (m.cmd === 'mem') {
         const { rss, heapUsed } = process.memoryUsage();
         reply({ rss, heapUsed });
       } else if (m.cmd === 'drainAndCount') {
-        await closeAll();
-        const accepted = Object.values(collectors).reduce((n, c) => n + c.writer.stats().accepted, 0);
-        reply({ rows: await count(), accepted });
-      } else if (m.cmd === 'ceiling') reply(await ceiling(m.rows, m.token));
+        await collector.close();
+        reply({ rows: await count(), accepted: collector.writer.stats().accepted });
+      } else if (m.cmd === 'ceiling') {
+        const cpu = process.cpuUsage();
+        const started = performance.now();
+        // A token of its own: without one, an identical body is dropped by block-hash deduplication.
+        await insertBatch(store.client, ceilingBody, { token: m.token });
+        const seconds = (performance.now() - started) / 1000;
+        const used = process.cpuUsage(cpu);
+        reply({
+          rows: ceilingRows,
+          seconds,
+          rowsPerSec: ceilingRows / seconds,
+          cpuMicrosPerRow: (used.user + used.system) / ceilingRows,
+          bytes: ceilingBody.length,
+        });
+      }
     } catch (err) {
       reply({ error: String(err?.stack ?? err) });
     }
   });
 
-  async function ceiling(rows, token) {
-    const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
-    const serialized = (await makeBodies()).map((b) =>
-      serializeRows(decodeTraces(b, 'protobuf', limits).rows),
-    );
-    let body = '';
-    for (let i = 0; i < rows / SPANS_PER_REQUEST; i++) body += serialized[i % serialized.length];
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    // A token of its own: without one, an identical body is dropped by block-hash deduplication.
-    await insertBatch(store.client, body, { token });
-    const jsonSeconds = (performance.now() - started) / 1000;
-    const used = process.cpuUsage(cpu);
-    const cpuMicrosPerRow = (used.user + used.system) / rows;
-
-    let binary;
-    try {
-      const rb = await store.client.exec({
-        query: `SELECT * FROM otel_traces LIMIT ${rows} FORMAT RowBinary`,
-      });
-      const chunks = [];
-      for await (const c of rb.stream) chunks.push(c);
-      const buf = Buffer.concat(chunks);
-      const t0 = performance.now();
-      await store.client.exec({
-        query: 'INSERT INTO otel_traces FORMAT RowBinary',
-        values: Readable.from([buf]),
-      });
-      const s = (performance.now() - t0) / 1000;
-      binary = `${fmt(rows / s)} rows/s (RowBinary, ${mb(buf.length)})`;
-    } catch (err) {
-      binary = `not accepted: ${String(err.message ?? err)
-        .split('\n')[0]
-        .slice(0, 160)}`;
-    }
-    return {
-      rows,
-      jsonSeconds,
-      jsonRowsPerSec: rows / jsonSeconds,
-      cpuMicrosPerRow,
-      jsonBytes: Buffer.byteLength(body),
-      binary,
-    };
-  }
-
   process.on('SIGTERM', async () => {
     clearInterval(sampler);
-    await closeAll().catch(() => {});
+    await collector.close().catch(() => {});
     process.exit(0);
   });
 }
 
 // Last, so every declaration above is initialized before top-level await runs.
-if (process.argv[2] === '--collector')
-  await runCollectorChild(process.argv[3], process.argv[4], process.argv[5], process.argv[6]);
+if (process.argv[2] === '--collector') await runCollectorChild(process.argv[3], process.argv[4]);
 else await main();
