@@ -11,8 +11,9 @@
 // every second until it stops falling (at most --settle-seconds), gc'd again and read; where the
 // memory sits (anonymous, glibc's heap, file-backed) is printed beside it. Last, every
 // acknowledged span is looked for in otel_traces. Prints every figure; asserts nothing.
-//   MALLOC_MMAP_THRESHOLD_=131072 (inherited by the child) fixes glibc's mmap threshold, so large
-//   freed buffers go back to the system instead of staying in its heap.
+//   The child runs with glibc's mmap threshold fixed as the image sets it (Dockerfile:
+//   MALLOC_MMAP_THRESHOLD_=131072), so large freed buffers go back to the system instead of staying
+//   in its heap; MALLOC_MMAP_THRESHOLD_=default measures glibc's own sliding threshold.
 //   node collector/bench/ingest.bench.mjs [--rounds 4] [--seconds 8] [--overload-seconds 25]
 //     [--settle-seconds 20] [--writer wal|insert] [--concurrency 32] [--ceiling-rows 102400]
 //     [--batch N] [--queue N] [--writer-options '{"maxBatchSpans":20000}']
@@ -26,6 +27,8 @@ import { parseArgs } from 'node:util';
 
 const DIST = new URL('../dist/index.js', import.meta.url);
 const SPANS_PER_REQUEST = 512;
+/** What the Dockerfile sets for the collector process. */
+const IMAGE_MMAP_THRESHOLD = '131072';
 const BODIES = 16;
 const TARGET_RATIO = 0.9;
 const RSS_TOLERANCE = 0.1;
@@ -65,7 +68,13 @@ async function main() {
   const writerOptions = { ackAfter: values.writer, ...JSON.parse(values['writer-options']) };
   if (values.batch) writerOptions.maxBatchSpans = Number(values.batch);
   if (values.queue) writerOptions.maxQueueSpans = Number(values.queue);
+  const mallocThreshold = process.env.MALLOC_MMAP_THRESHOLD_ ?? IMAGE_MMAP_THRESHOLD;
+  const childEnv = { ...process.env };
+  if (mallocThreshold === 'default') delete childEnv.MALLOC_MMAP_THRESHOLD_;
+  else childEnv.MALLOC_MMAP_THRESHOLD_ = mallocThreshold;
+  console.log(`collector child: MALLOC_MMAP_THRESHOLD_=${mallocThreshold}`);
   const child = fork(new URL(import.meta.url).pathname, ['--collector', dir, JSON.stringify(writerOptions)], {
+    env: childEnv,
     stdio: 'inherit',
     execArgv: ['--expose-gc', ...(process.env.INGEST_BENCH_CHILD_ARGS?.split(' ').filter(Boolean) ?? [])],
   });
