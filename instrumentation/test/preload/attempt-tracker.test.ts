@@ -56,6 +56,20 @@ describe('AttemptTracker', () => {
     expect(tracker.previous('c1', 'op', Number.MAX_SAFE_INTEGER)).toBeUndefined();
   });
 
+  it('forgets every call of a request that is over, and only of that request', () => {
+    const tracker = new AttemptTracker();
+    tracker.failed('c1', 'a', 1, envelope(true), 1);
+    tracker.failed('c1', 'b', 2, envelope(false), 1);
+    tracker.failed('c2', 'a', 1, envelope(true), 1);
+    tracker.forgetRequest('c1');
+    expect(tracker.size).toBe(1);
+    expect(tracker.has('c1')).toBe(false);
+    expect(tracker.previous('c1', 'a', 2)).toBeUndefined();
+    expect(tracker.previous('c2', 'a', 2)?.attempt).toBe(1);
+    tracker.forgetRequest('c3');
+    expect(tracker.size).toBe(1);
+  });
+
   it('keeps at most 2000 calls, dropping the oldest', () => {
     const tracker = new AttemptTracker();
     for (let i = 0; i < 2001; i++) tracker.failed('c1', `op${i}`, 1, envelope(true), 1);

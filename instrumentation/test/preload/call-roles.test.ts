@@ -297,6 +297,33 @@ describe('call roles, propagation and attempts in the span processor', () => {
       [2, 1, '503'],
     ]);
   });
+  it("forgets a finished request's failed calls when its correlation id is its own trace id", () => {
+    const failingCall = (parent: Span) => {
+      const call = start('GET', SpanKind.CLIENT, parent, {
+        'http.request.method': 'GET',
+        'url.full': 'http://127.0.0.1:1/pay',
+      });
+      call.setAttribute('http.response.status_code', 503);
+      call.end();
+    };
+    const root = start('GET /checkout', SpanKind.SERVER);
+    failingCall(root);
+    expect(state.attempts.size).toBe(1);
+    root.end();
+    expect(state.attempts.size).toBe(0);
+    // A request with a caller shares its trace id with the caller's other attempts: kept.
+    const remote = trace.setSpanContext(context.active(), {
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: 1,
+      isRemote: true,
+    });
+    const called = provider.getTracer('fl-h9-test').startSpan('GET /pay', { kind: SpanKind.SERVER }, remote);
+    failingCall(called);
+    called.end();
+    expect(state.attempts.size).toBe(1);
+  });
+
   it('marks the entry service: its root server span and the calls under it, not those of a callee', () => {
     // This process received the request from outside: root server → INTERNAL → client call.
     const root = start('POST /checkout', SpanKind.SERVER);

@@ -78,6 +78,17 @@ export class AttemptTracker {
     while (this.count > MAX_ENTRIES) this.dropOldest();
   }
 
+  /**
+   * The request is over (its root span ended) and no later request can share its correlation id
+   * (it is the trace id): its calls can repeat nothing any more, so they need not be remembered.
+   */
+  forgetRequest(correlationId: string): void {
+    const calls = this.byCorrelation.get(correlationId);
+    if (calls === undefined) return;
+    this.count -= calls.size;
+    this.byCorrelation.delete(correlationId);
+  }
+
   /** The call succeeded: a repeat of it is a new call, attempt 1. */
   succeeded(correlationId: string, operation: string): void {
     const calls = this.byCorrelation.get(correlationId);

@@ -129,6 +129,17 @@ export class FaultlineSpanProcessor implements SpanProcessor {
         if (kind === SpanKind.CLIENT) this.endCall(span, sdkSpan, attrs);
       }
       this.propagate(span, sdkSpan, kind, attrs);
+      // A root server span ends its request here. Under a trace-id correlation no other request
+      // shares the id, so the request's failed calls are forgotten now rather than held for the
+      // tracker's TTL (an x-correlation-id may come back on a retried request: those are kept).
+      if (
+        kind === SpanKind.SERVER &&
+        sdkSpan.parentSpanContext === undefined &&
+        this.state.attempts.size > 0
+      ) {
+        const traceId = span.spanContext().traceId;
+        if (correlationIdOfSpan(span) === traceId) this.state.attempts.forgetRequest(traceId);
+      }
     } catch (err) {
       diag.warn('faultline: onEnding failed', err);
     }
