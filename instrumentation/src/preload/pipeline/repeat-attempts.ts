@@ -22,6 +22,7 @@ import type { Envelope } from '../../types.js';
 import type { AttemptTracker, FailedAttempt } from './attempt-tracker.js';
 import { correlationIdOfSpan } from './correlation.js';
 import { misroutes, operationKey } from './misrouted-retry.js';
+import { startedAtOf } from './span-marks.js';
 
 type PreviousEnvelope = Pick<Envelope, 'class' | 'code' | 'message'>;
 
@@ -35,12 +36,6 @@ type PreviousEnvelope = Pick<Envelope, 'class' | 'code' | 'message'>;
  * its statement and a held end (a fetch body waiting to be read) has recorded the earlier outcome.
  */
 export class RepeatAttempts {
-  /**
-   * performance.now() at the start of each logical client span. The SDK's own start time is
-   * Date.now(), whole milliseconds with a per-span offset: too coarse to tell whether a call began
-   * before or after an identical one ended.
-   */
-  private readonly starts = new WeakMap<object, number>();
   /**
    * The failure on record when a call began: that call repeats it (or a later one that ended before
    * the call began, once recorded). Kept because the timestamps of a failure that ended a few
@@ -59,8 +54,7 @@ export class RepeatAttempts {
     private readonly repeats: WeakMap<Span, Envelope>,
   ) {}
 
-  started(span: Span, name: string, attrs: Attributes, correlationId: string, startedAt: number): void {
-    this.starts.set(span, startedAt);
+  started(span: Span, name: string, attrs: Attributes, correlationId: string): void {
     const info = currentAttemptInfo();
     if (info !== undefined && info.attempt > 1) this.retryContexts.set(span, info);
     if (this.tracker.size === 0 || !this.tracker.has(correlationId)) return;
@@ -92,7 +86,10 @@ export class RepeatAttempts {
       return;
     }
     const correlationId = correlationIdOfSpan(span);
-    const startedAt = this.starts.get(span) ?? performance.now();
+    // performance.now() at the call's start (span-marks.ts): the SDK's own start time is
+    // Date.now(), whole milliseconds, too coarse to tell whether a call began before or after an
+    // identical one ended.
+    const startedAt = startedAtOf(span) ?? performance.now();
     const onRecordAtStart = this.repeatOf.get(span);
     const current = tracker.size > 0 ? tracker.previous(correlationId, key, startedAt) : undefined;
     // A later failure that ended before this call began is the one it repeats, even if it was

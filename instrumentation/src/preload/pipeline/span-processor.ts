@@ -36,6 +36,7 @@ import type { PreloadState } from './preload-state.js';
 import { RepeatAttempts } from './repeat-attempts.js';
 import type { ResponseRecord } from './response-registry.js';
 import { setEnvelope } from './span-envelope.js';
+import { isEntry, markStart } from './span-marks.js';
 import { httpStatusOf } from './span-source.js';
 
 /**
@@ -47,12 +48,6 @@ import { httpStatusOf } from './span-source.js';
  */
 export class FaultlineSpanProcessor implements SpanProcessor {
   private readonly attempts: RepeatAttempts;
-  /**
-   * Spans of a request this process received from outside (its root server span has no parent)
-   * and their local descendants: this service is the request's entry, and its calls are the
-   * workflow's steps.
-   */
-  private readonly entrySpans = new WeakSet<object>();
 
   /** Export what the collector would derive too (FAULTLINE_EXPORT_DERIVED), for other backends. */
   private readonly exportDerived: boolean;
@@ -80,9 +75,11 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       // The trace id is what the collector derives when the attribute is absent: it need not travel.
       if (correlationId !== traceId || this.exportDerived)
         span.setAttribute(ATTR_CORRELATION_ID, correlationId);
-      const entry =
-        parent === undefined ? sdkSpan.kind === SpanKind.SERVER : this.entrySpans.has(parent as object);
-      if (entry) this.entrySpans.add(span);
+      // The entry: a request this process received from outside (its root server span has no
+      // parent) and its local descendants; this service is the request's entry, its calls the
+      // workflow's steps.
+      const entry = parent === undefined ? sdkSpan.kind === SpanKind.SERVER : isEntry(parent);
+      markStart(span, entry, startedAt);
       if (sdkSpan.kind !== SpanKind.INTERNAL) {
         // A root server span is the entry by what it is (derived-attributes.ts); a span whose
         // context held an invalid parent is a root too, yet not one this process received.
@@ -99,7 +96,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
         markTransport(span, parent);
         return;
       }
-      this.attempts.started(span, sdkSpan.name, attrs, correlationId, startedAt);
+      this.attempts.started(span, sdkSpan.name, attrs, correlationId);
     } catch (err) {
       diag.warn('faultline: onStart failed', err);
     }
