@@ -12,13 +12,12 @@ import type { TraceRow } from '../types.js';
  * entry mark, a failure's error.type and status description), so
  * its rows are stored as if every attribute had travelled. Only spans exported under the preload's
  * distro mark: another SDK's span with no correlation id is not the preload's decision, and is
- * classified (or not) as it came. Returns whether the span is the preload's.
+ * classified (or not) as it came.
  */
-export function restoreDerived(row: TraceRow): boolean {
-  if (row.ResourceAttributes[DISTRO_NAME_KEY] !== DISTRO_NAME) return false;
+export function restoreDerived(row: TraceRow): void {
+  if (row.ResourceAttributes[DISTRO_NAME_KEY] !== DISTRO_NAME) return;
   const attrs = row.SpanAttributes;
   const kind = row.SpanKind === 'Client' ? 'client' : row.SpanKind === 'Server' ? 'server' : 'other';
   addDerivedAttributes(attrs, { traceId: row.TraceId, parentSpanId: row.ParentSpanId, kind }, 'true');
   row.StatusMessage = derivedStatusMessage(attrs, row.StatusMessage);
-  return true;
 }

@@ -33,10 +33,6 @@ export function setExportDerived(on: boolean): void {
   exportDerived = on;
 }
 
-export function exportsDerived(): boolean {
-  return exportDerived;
-}
-
 /**
  * Writes the envelope as span attributes and marks the span failed. `error.type` is only filled
  * when the instrumentation left it empty, because semconv owns that attribute. A transport request
