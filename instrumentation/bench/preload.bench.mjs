@@ -37,6 +37,8 @@ const WORKLOADS = {
   json10: { failEvery: 0, jsonEvery: 10, arms: ['none', 'stock', 'faultline', 'faultline-nopeek'] },
 };
 const TARGETS = { throughput: 1.0, cpu: 1.0, addedLatencyUs: 25, bytes: 1.2 };
+/** BENCH_PROFILE=off skips the profiled closed-loop run of stock and faultline after each workload. */
+const PROFILE = process.env.BENCH_PROFILE !== 'off';
 
 const role = process.argv[2] ?? 'orchestrator';
 if (role === 'upstream') upstream();
@@ -98,8 +100,15 @@ function service() {
   const failEvery = Number(process.env.FAIL_EVERY);
   const jsonEvery = Number(process.env.JSON_EVERY);
   let n = 0;
+  const profiler = serviceProfiler(() => n);
   listen(
-    http.createServer((_req, res) => {
+    http.createServer((req, res) => {
+      if (req.url.startsWith('/__bench/profile/')) {
+        profiler(req.url.slice('/__bench/profile/'.length)).then((answer) =>
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer ?? {})),
+        );
+        return;
+      }
       n += 1;
       const path =
         failEvery && n % failEvery === 0 ? '/fail' : jsonEvery && n % jsonEvery === 0 ? '/json' : '/ok';
@@ -117,6 +126,73 @@ function service() {
         .on('error', () => res.writeHead(500).end());
     }),
   );
+}
+
+/**
+ * The `/__bench/profile/start|stop` answers: V8's sampling profiler over a window of the closed
+ * loop, each sample's time given to the nearest frame that belongs to a package (node's own frames
+ * count for whoever called them), per request of the window. The same code runs in every arm.
+ */
+function serviceProfiler(requests) {
+  let session;
+  let startedAt = 0;
+  const post = (method, params) =>
+    new Promise((resolve, reject) =>
+      session.post(method, params, (err, v) => (err ? reject(err) : resolve(v))),
+    );
+  return async (command) => {
+    if (command === 'start') {
+      const { Session } = await import('node:inspector');
+      session = new Session();
+      session.connect();
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 250 });
+      await post('Profiler.start');
+      startedAt = requests();
+      return {};
+    }
+    const { profile } = await post('Profiler.stop');
+    session.disconnect();
+    return { requests: requests() - startedAt, perRequest: attribute(profile, requests() - startedAt) };
+  };
+}
+
+function ownerOf(url) {
+  if (url.includes('/@faultline/instrumentation/') || url.includes('/instrumentation/dist/'))
+    return 'faultline';
+  if (url.includes('/@opentelemetry/')) return 'opentelemetry';
+  if (url.includes('preload.bench.mjs')) return 'service';
+  if (url === '' || url.startsWith('node:')) return undefined;
+  return 'other';
+}
+
+function attribute(profile, requests) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const special = { '(garbage collector)': 'gc', '(program)': 'program', '(idle)': 'idle', '(root)': 'idle' };
+  const owners = new Map();
+  const ownerOfNode = (id) => {
+    let owner = owners.get(id);
+    if (owner !== undefined) return owner;
+    const frame = byId.get(id).callFrame;
+    owner = special[frame.functionName] ?? ownerOf(frame.url);
+    if (owner === undefined) {
+      const parent = parentOf.get(id);
+      owner = parent === undefined ? 'node' : ownerOfNode(parent);
+      if (owner === 'idle') owner = 'node';
+    }
+    owners.set(id, owner);
+    return owner;
+  };
+  const micros = {};
+  // timeDeltas[i + 1] is how long sample i lasted.
+  for (let i = 0; i < profile.samples.length; i++) {
+    const owner = ownerOfNode(profile.samples[i]);
+    micros[owner] = (micros[owner] ?? 0) + (profile.timeDeltas[i + 1] ?? 0);
+  }
+  delete micros.idle;
+  return Object.fromEntries(Object.entries(micros).map(([k, v]) => [k, v / Math.max(1, requests)]));
 }
 
 async function load() {
@@ -227,13 +303,21 @@ function startChild(args, env = {}) {
   return { child, firstLine, next, exited };
 }
 
-/** User + system CPU time of a process so far, in microseconds (Linux /proc, 100 Hz ticks). */
+/**
+ * User + system CPU time of a process so far, in microseconds (Linux /proc, 100 Hz ticks): its
+ * main thread (JavaScript) and the rest (V8's GC and compiler threads, libuv's pool) apart.
+ */
 function cpuMicros(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticks = (path) => {
+    const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  };
+  try {
+    const total = ticks(`/proc/${pid}/stat`);
+    const main = ticks(`/proc/${pid}/task/${pid}/stat`);
+    return { total, main, other: total - main };
   } catch {
-    return Number.NaN;
+    return { total: Number.NaN, main: Number.NaN, other: Number.NaN };
   }
 }
 
@@ -241,6 +325,37 @@ function cpuMicros(pid) {
 async function sinkStats(sinkUrl) {
   const res = await fetch(`${sinkUrl}/stats`);
   return res.json();
+}
+
+async function startService(arm, env) {
+  const svc = startChild([...arm.args, SELF, 'service'], { ...arm.env, ...env });
+  return { svc, target: `http://127.0.0.1:${(await svc.firstLine).port}/` };
+}
+
+async function stopService(svc) {
+  // Stock's register flushes on SIGTERM but leaves the server running: kill it after a moment.
+  svc.child.kill('SIGTERM');
+  const killer = setTimeout(() => svc.child.kill('SIGKILL'), 1000);
+  await svc.exited;
+  clearTimeout(killer);
+}
+
+/** One closed-loop run with the service's profiler on over the measured window (see serviceProfiler). */
+async function profileArm(arm, env) {
+  const { svc, target } = await startService(arm, env);
+  const ld = startChild([SELF, 'load'], {
+    TARGET_URL: target,
+    BENCH_SECONDS: String(SECONDS),
+    BENCH_CONNECTIONS: String(CONNECTIONS),
+    LOAD_RATE: '0',
+  });
+  await ld.firstLine;
+  await fetch(`${target}__bench/profile/start`);
+  await ld.next();
+  const answer = await (await fetch(`${target}__bench/profile/stop`)).json();
+  await ld.exited;
+  await stopService(svc);
+  return answer;
 }
 
 /** One load run against the service; CPU is the service's, over the measured window. */
@@ -254,9 +369,14 @@ async function measure(svc, target, rate) {
   await ld.firstLine;
   const cpu0 = cpuMicros(svc.child.pid);
   const done = await ld.next();
-  const cpu = cpuMicros(svc.child.pid) - cpu0;
+  const cpu1 = cpuMicros(svc.child.pid);
   await ld.exited;
-  return { ...done, cpuPerReq: cpu / done.n };
+  return {
+    ...done,
+    cpuPerReq: (cpu1.total - cpu0.total) / done.n,
+    mainPerReq: (cpu1.main - cpu0.main) / done.n,
+    otherPerReq: (cpu1.other - cpu0.other) / done.n,
+  };
 }
 
 async function orchestrate() {
@@ -311,26 +431,20 @@ async function orchestrate() {
   const chosen = Object.entries(WORKLOADS).filter(([name]) => only.length === 0 || only.includes(name));
   for (const [workload, { failEvery, jsonEvery, arms: armNames }] of chosen) {
     const results = Object.fromEntries(armNames.map((k) => [k, []]));
+    const workloadEnv = {
+      UPSTREAM_URL: upstreamUrl,
+      FAIL_EVERY: String(failEvery),
+      JSON_EVERY: String(jsonEvery),
+    };
     for (let round = 0; round < ROUNDS; round++) {
       // Rotate the order so no arm always runs first (or last) on a warming machine.
       const order = armNames.map((_, i) => armNames[(i + round) % armNames.length]);
       for (const name of order) {
-        const arm = arms[name];
-        const svc = startChild([...arm.args, SELF, 'service'], {
-          ...arm.env,
-          UPSTREAM_URL: upstreamUrl,
-          FAIL_EVERY: String(failEvery),
-          JSON_EVERY: String(jsonEvery),
-        });
-        const target = `http://127.0.0.1:${(await svc.firstLine).port}/`;
+        const { svc, target } = await startService(arms[name], workloadEnv);
         const sink0 = await sinkStats(sinkUrl);
         const closed = await measure(svc, target, 0);
         const open = await measure(svc, target, RATE);
-        // Stock's register flushes on SIGTERM but leaves the server running: kill it after a moment.
-        svc.child.kill('SIGTERM');
-        const killer = setTimeout(() => svc.child.kill('SIGKILL'), 1000);
-        await svc.exited;
-        clearTimeout(killer);
+        await stopService(svc);
         const sink1 = await sinkStats(sinkUrl);
         // Every request the service answered in both runs, warm-ups included, exported its spans.
         const served = closed.total + open.total;
@@ -344,6 +458,11 @@ async function orchestrate() {
       .filter(Boolean)
       .join('; ');
     verdicts.push(...report(workload, description, results));
+    if (PROFILE) {
+      const profiles = {};
+      for (const name of ['stock', 'faultline']) profiles[name] = await profileArm(arms[name], workloadEnv);
+      reportProfile(workload, profiles);
+    }
   }
   up.child.kill('SIGTERM');
   sk.child.kill('SIGTERM');
@@ -351,6 +470,30 @@ async function orchestrate() {
   console.log(
     `\npreload targets: ${verdicts.length - missed.length} of ${verdicts.length} met` +
       (missed.length ? `; NOT met: ${missed.map((v) => v.name).join(', ')}` : ''),
+  );
+}
+
+/** Where each arm's main-thread CPU went in the profiled run, per request, by owner. */
+function reportProfile(workload, profiles) {
+  const owners = ['opentelemetry', 'faultline', 'service', 'node', 'gc', 'program', 'other'];
+  console.log(
+    `[${workload}] profile, closed loop, main thread, µs per request by owner (node's own frames count for their caller):`,
+  );
+  console.log(`${'arm'.padEnd(10)} ${owners.map((o) => o.padStart(13)).join('')}        total   requests`);
+  const totals = {};
+  for (const [name, { perRequest, requests }] of Object.entries(profiles)) {
+    totals[name] = Object.values(perRequest).reduce((a, b) => a + b, 0);
+    console.log(
+      `${name.padEnd(10)} ${owners.map((o) => (perRequest[o] ?? 0).toFixed(1).padStart(13)).join('')} ${totals[name].toFixed(1).padStart(12)} ${String(requests).padStart(10)}`,
+    );
+  }
+  const f = profiles.faultline.perRequest;
+  const k = profiles.stock.perRequest;
+  const diff = totals.faultline - totals.stock;
+  const own = f.faultline ?? 0;
+  console.log(
+    `faultline - stock: ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} µs/req on the main thread, of which faultline's own code ${own.toFixed(1)} µs, ` +
+      `opentelemetry ${((f.opentelemetry ?? 0) - (k.opentelemetry ?? 0)).toFixed(1)}, node ${((f.node ?? 0) - (k.node ?? 0)).toFixed(1)}, gc ${((f.gc ?? 0) - (k.gc ?? 0)).toFixed(1)}`,
   );
 }
 
@@ -374,6 +517,8 @@ function report(workload, description, results) {
         p50: median(runs.map((r) => r.closed.p50)),
         p99: median(runs.map((r) => r.closed.p99)),
         cpu: median(runs.map((r) => r.closed.cpuPerReq)),
+        main: median(runs.map((r) => r.closed.mainPerReq)),
+        other: median(runs.map((r) => r.closed.otherPerReq)),
         openP50: median(runs.map((r) => r.open.p50)),
         openP99: median(runs.map((r) => r.open.p99)),
         openCpu: median(runs.map((r) => r.open.cpuPerReq)),
@@ -384,11 +529,11 @@ function report(workload, description, results) {
   const col = (v, w) => v.toFixed(0).padStart(w);
   console.log(`\n[${workload}] ${description} (medians over ${ROUNDS} rounds)`);
   console.log(
-    'closed loop        req/s  median µs   p99 µs  CPU µs/req | open loop  median µs   p99 µs  CPU µs/req | export B/req',
+    'closed loop        req/s  median µs   p99 µs  CPU µs/req (main  other) | open loop  median µs   p99 µs  CPU µs/req | export B/req',
   );
   for (const [name, s] of Object.entries(summary)) {
     console.log(
-      `${name.padEnd(16)} ${col(s.rps, 7)} ${col(s.p50, 10)} ${col(s.p99, 8)} ${col(s.cpu, 11)} |           ${col(s.openP50, 10)} ${col(s.openP99, 8)} ${col(s.openCpu, 11)} | ${col(s.bytes, 12)}`,
+      `${name.padEnd(16)} ${col(s.rps, 7)} ${col(s.p50, 10)} ${col(s.p99, 8)} ${col(s.cpu, 11)} (${col(s.main, 4)} ${col(s.other, 6)}) |           ${col(s.openP50, 10)} ${col(s.openP99, 8)} ${col(s.openCpu, 11)} | ${col(s.bytes, 12)}`,
     );
   }
   const ratio = (a, b) => a / b;
