@@ -6,6 +6,8 @@ import {
   ATTR_MESSAGE,
   ATTR_SOURCE,
 } from './attributes.js';
+import { envelopeAttributes } from './envelope-attributes.js';
+import { httpStatusEnvelope } from './http-status-envelope.js';
 import { sourceOf } from './span-source.js';
 
 /**
@@ -24,28 +26,44 @@ export interface DerivableSpan {
 }
 
 /**
+ * How the caller's map holds attribute values: `stored` as the collector's rows do (every value a
+ * string, booleans "true"/"false"), `exported` as the span carried them.
+ */
+export type AttributeForm = 'stored' | 'exported';
+
+/**
  * The preload attributes that follow from the span itself, which the preload therefore does not
  * export and the collector puts back before anything reads the row: a correlation id equal to the
- * trace id; the `source` of a client span (or of a failed server span) that its semconv attributes
- * imply; the entry mark of a root server span; a failure's `error.type` when it is the envelope's
- * code (else its class). Only absent keys are written, with the values the preload would have
- * set; where the preload decided otherwise it exported its answer (a baggage correlation id, an
- * envelope's own source, `faultline.entry=false`, the instrumentation's error.type), which wins.
- * Writes into `attrs` (the collector's row map, where `true` is "true"; a test's decoded span).
+ * trace id; the envelope of a server span that failed by its HTTP status alone (the preload sends
+ * only the error status: the envelope follows from the status code, http-status-envelope.ts); the
+ * `source` of a client span (or of a failed server span) that its semconv attributes imply; the
+ * entry mark of a root server span; a failure's `error.type` when it is the envelope's code (else
+ * its class). Only absent keys are written, with the values the preload would have set; where the
+ * preload decided otherwise it exported its answer (a baggage correlation id, an envelope's own
+ * source, `faultline.entry=false`, the instrumentation's error.type), which wins.
  */
-export function addDerivedAttributes<T>(
-  attrs: Record<string, string | T>,
+export function addDerivedAttributes(
+  attrs: Record<string, unknown>,
   span: DerivableSpan,
-  trueValue: T,
+  form: AttributeForm,
 ): void {
-  if (attrs[ATTR_CORRELATION_ID] === undefined) attrs[ATTR_CORRELATION_ID] = span.traceId;
+  const sent = attrs[ATTR_CORRELATION_ID];
+  const correlationId = sent === undefined ? span.traceId : String(sent);
+  if (sent === undefined) attrs[ATTR_CORRELATION_ID] = span.traceId;
+  if (span.kind === 'server' && attrs[ATTR_CLASS] === undefined) {
+    const envelope = httpStatusEnvelope(attrs, correlationId);
+    if (envelope !== null) {
+      const written = envelopeAttributes(envelope, attrs, { correlationId, sourceDerivable: true });
+      for (const key in written) attrs[key] = form === 'stored' ? String(written[key]) : written[key];
+    }
+  }
   const failed = attrs[ATTR_CLASS] !== undefined;
   if (attrs[ATTR_SOURCE] === undefined && (span.kind === 'client' || (failed && span.kind === 'server'))) {
     const source = sourceOf(attrs);
     if (source !== undefined) attrs[ATTR_SOURCE] = source;
   }
   if (span.kind === 'server' && span.parentSpanId === '' && attrs[ATTR_ENTRY] === undefined) {
-    attrs[ATTR_ENTRY] = trueValue;
+    attrs[ATTR_ENTRY] = form === 'stored' ? 'true' : true;
   }
   if (failed && attrs['error.type'] === undefined) {
     attrs['error.type'] = String(attrs[ATTR_CODE] ?? '') || String(attrs[ATTR_CLASS]);

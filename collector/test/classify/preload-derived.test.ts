@@ -9,8 +9,8 @@ import { openTestStore, type TestStore } from '../receiver/helpers/test-store.js
 
 /**
  * Golden test of the lean export: the real preload leaves off the wire what the collector derives
- * (a correlation id equal to the trace id, a success's source, a root server span's entry mark),
- * and the collector puts it back. The same service and requests run twice, once lean (the default)
+ * (a correlation id equal to the trace id, a success's source, a root server span's entry mark,
+ * the envelope of a server span that failed by its status alone), and the collector puts it back. The same service and requests run twice, once lean (the default)
  * and once with FAULTLINE_EXPORT_DERIVED=on (every attribute travels, as before); the stored rows
  * must say the same thing span for span: every faultline.* attribute, error.type, status and the
  * set of attribute keys. Real drivers against the local PostgreSQL, MariaDB and Redis.
@@ -70,7 +70,7 @@ afterAll(async () => {
   await ts?.cleanup();
 });
 
-/** Runs the fixture service under the preload, sends the three requests, stops it (it flushes). */
+/** Runs the fixture service under the preload, sends the five requests, stops it (it flushes). */
 async function runService(name: string, env: Record<string, string>): Promise<void> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -106,6 +106,9 @@ async function runService(name: string, env: Record<string, string>): Promise<vo
   await (await fetch(`${base}/scenario`, { headers: { 'x-correlation-id': CORRELATION_ID } })).text();
   await (await fetch(`${base}/scenario`)).text();
   await (await fetch(`${base}/repeat`, { headers: { traceparent: TRACEPARENT } })).text();
+  // Two the service fails: a 502 echoing its upstream's 500, and a 404 of its own.
+  await (await fetch(`${base}/leaf`)).text();
+  await (await fetch(`${base}/no-such-route`)).text();
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
   await exited;
@@ -168,11 +171,11 @@ describe('the preload exports lean and the collector restores what it derives', 
   it('restores the ground truth of the scenario', () => {
     const byTrace = new Map<string, StoredRow[]>();
     for (const row of lean) byTrace.set(row.TraceId, [...(byTrace.get(row.TraceId) ?? []), row]);
-    // The three requests are three traces.
-    expect(byTrace.size).toBe(3);
+    // The five requests are five traces.
+    expect(byTrace.size).toBe(5);
     const roots = lean.filter((r) => r.SpanKind === 'Server' && r.ParentSpanId === '');
-    // Two requests arrived from outside: their root server spans are the entry; the third had a caller.
-    expect(roots).toHaveLength(2);
+    // Four requests arrived from outside: their root server spans are the entry; the /repeat had a caller.
+    expect(roots).toHaveLength(4);
     for (const r of roots) expect(r.SpanAttributes['faultline.entry']).toBe('true');
     const called = lean.find((r) => r.SpanKind === 'Server' && r.ParentSpanId !== '');
     expect(called?.SpanAttributes['faultline.entry']).toBeUndefined();
@@ -188,6 +191,22 @@ describe('the preload exports lean and the collector restores what it derives', 
       );
       expect(r.ResourceAttributes['telemetry.distro.name']).toBe('faultline');
     }
+    // The service's own failures, stored with the envelope their status gives and counted in failures.
+    const failedServers = lean.filter((r) => r.SpanKind === 'Server' && r.StatusCode === 'Error');
+    expect(
+      failedServers
+        .map((r) => [
+          r.SpanAttributes['url.path'],
+          r.SpanAttributes['faultline.class'],
+          r.SpanAttributes['faultline.code'],
+          r.StatusMessage,
+          r.SpanAttributes['faultline.propagated'],
+        ])
+        .sort(),
+    ).toEqual([
+      ['/leaf', 'transient', '502', 'HTTP 502 Bad Gateway', 'true'],
+      ['/no-such-route', 'permanent', '404', 'HTTP 404 Not Found', undefined],
+    ]);
     // Every client call has its source: the pg query, the redis command, the HTTP GETs.
     const clients = lean.filter((r) => r.SpanKind === 'Client');
     const sources = new Set(clients.map((r) => r.SpanAttributes['faultline.source']));

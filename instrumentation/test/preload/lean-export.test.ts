@@ -8,7 +8,8 @@ import { closedPortUrl, startUpstream, type Upstream } from './helpers/upstream.
  * What travels: the preload leaves off the wire what the Faultline collector derives from the span
  * (collector/test/classify/preload-derived.test.ts proves the stored rows unchanged), and sends it
  * all with FAULTLINE_EXPORT_DERIVED=on. The same requests both ways: the inbound x-correlation-id
- * request, and one with none (its correlation id is its trace id).
+ * request, one with none (its correlation id is its trace id), and two the service fails: `/leaf`
+ * answers 502 after its upstream answered 500, an unknown path answers 404.
  */
 describe.each([
   ['lean (default)', {}],
@@ -34,6 +35,8 @@ describe.each([
     });
     await (await fetch(`${service.url}/scenario`, { headers: { 'x-correlation-id': correlationId } })).text();
     await (await fetch(`${service.url}/scenario`)).text();
+    await (await fetch(`${service.url}/leaf`)).text();
+    await (await fetch(`${service.url}/no-such-route`)).text();
     await service.stop();
   }, 60_000);
 
@@ -48,7 +51,7 @@ describe.each([
 
   it('sends a correlation id only when it is not the trace id', () => {
     const roots = receiver.spans.filter((s) => s.kind === SERVER && s.parentSpanId === '');
-    expect(roots).toHaveLength(2);
+    expect(roots).toHaveLength(4);
     const headerTrace = roots.find(
       (s) => s.wireAttributes['faultline.correlation_id'] === correlationId,
     )?.traceId;
@@ -93,5 +96,58 @@ describe.each([
     // Stored, every client call has its source, failures and successes alike.
     const clients = receiver.spans.filter((s) => s.kind === CLIENT);
     expect(clients.every((s) => s.attributes['faultline.source'] !== undefined)).toBe(true);
+  });
+
+  it('leaves the envelope of a server span that failed by its status alone to the collector', () => {
+    const server = (path: string) => {
+      const found = receiver.spans.filter((s) => s.kind === SERVER && s.attributes['url.path'] === path);
+      expect(found).toHaveLength(1);
+      return found[0] as (typeof found)[number];
+    };
+    const envelopeKeys = [
+      'faultline.class',
+      'faultline.code',
+      'faultline.message',
+      'faultline.retryable',
+      'faultline.raw',
+    ];
+    const cases = [
+      // The leaf's own upstream call failed first: its 502 is that failure's echo.
+      {
+        span: server('/leaf'),
+        stored: {
+          'faultline.class': 'transient',
+          'faultline.code': '502',
+          'faultline.message': 'HTTP 502 Bad Gateway',
+          'faultline.retryable': true,
+          'faultline.raw': '{"status":502,"headers":{},"body":null}',
+          'faultline.source': 'http',
+          'error.type': '502',
+        },
+        propagated: true,
+      },
+      {
+        span: server('/no-such-route'),
+        stored: {
+          'faultline.class': 'permanent',
+          'faultline.code': '404',
+          'faultline.message': 'HTTP 404 Not Found',
+          'faultline.retryable': false,
+          'faultline.raw': '{"status":404,"headers":{},"body":null}',
+          'faultline.source': 'http',
+          'error.type': '404',
+        },
+        propagated: undefined,
+      },
+    ];
+    for (const { span, stored, propagated } of cases) {
+      // Both ways the span says it failed: status ERROR, and whether a local failure caused it.
+      expect(span.statusCode).toBe(2);
+      expect(span.wireAttributes['faultline.propagated']).toBe(propagated);
+      for (const key of envelopeKeys) {
+        expect(span.wireAttributes[key]).toBe(full ? stored[key as keyof typeof stored] : undefined);
+      }
+      for (const [key, value] of Object.entries(stored)) expect(span.attributes[key]).toBe(value);
+    }
   });
 });

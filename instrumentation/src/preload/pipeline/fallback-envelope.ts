@@ -2,12 +2,11 @@ import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { dbSystemOf } from '../../db-system.js';
 import { classifyError } from '../../error/classify-error.js';
-import { classifyHttpResponse } from '../../http/classify-http-response.js';
+import { httpStatusEnvelope } from '../../http-status-envelope.js';
 import type { Envelope } from '../../types.js';
 import { grpcEnvelopeOf } from '../clients/grpc/grpc-envelope.js';
 import { takeDriverError } from '../clients/mysql2/driver-errors.js';
 import { takeSpanError } from './span-errors.js';
-import { httpStatusOf } from './span-source.js';
 
 const SPAN_STATUS_ERROR = 2;
 
@@ -23,11 +22,9 @@ export function envelopeFromSpan(
   ctx: { source: string | undefined; correlationId: string },
 ): Envelope | null {
   const attrs = span.attributes;
-  const status = httpStatusOf(attrs);
+  const byStatus = httpStatusEnvelope(attrs, ctx.correlationId, ctx.source);
+  if (byStatus !== null) return byStatus;
   const classifyCtx = { source: ctx.source, correlationId: ctx.correlationId, system: dbSystemOf(attrs) };
-  if (status !== undefined && status >= 400) {
-    return classifyHttpResponse({ status }, classifyCtx);
-  }
   if (span.status.code !== SPAN_STATUS_ERROR) return null;
   const grpc = attrs['rpc.system'] === 'grpc' ? grpcEnvelopeOf(span, classifyCtx) : null;
   if (grpc !== null) return grpc;

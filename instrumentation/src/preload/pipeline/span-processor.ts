@@ -19,7 +19,7 @@ import {
 } from '../../attributes.js';
 import { dbSystemOf } from '../../db-system.js';
 import { classifyHttpResponse } from '../../http/classify-http-response.js';
-import { sourceOf } from '../../span-source.js';
+import { httpStatusOf, sourceOf } from '../../span-source.js';
 import type { Envelope } from '../../types.js';
 import {
   isConnectSpan,
@@ -35,9 +35,8 @@ import { foldTransports } from './library-attempts.js';
 import type { PreloadState } from './preload-state.js';
 import { RepeatAttempts } from './repeat-attempts.js';
 import type { ResponseRecord } from './response-registry.js';
-import { setEnvelope } from './span-envelope.js';
+import { markFailed, setEnvelope } from './span-envelope.js';
 import { isEntry, markStart } from './span-marks.js';
-import { httpStatusOf } from './span-source.js';
 
 /**
  * Gives every span its correlation id (successes too: the dashboard needs denominators), on the
@@ -107,6 +106,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       const sdkSpan = span as unknown as ReadableSpan;
       const kind = sdkSpan.kind;
       const attrs = sdkSpan.attributes;
+      let failedLean = false;
       if (kind === SpanKind.CLIENT || kind === SpanKind.SERVER) {
         // A client span's source follows from its semconv attributes, which the collector reads
         // too; an envelope writes its own.
@@ -120,12 +120,18 @@ export class FaultlineSpanProcessor implements SpanProcessor {
           return;
         }
         if (attrs[ATTR_CLASS] === undefined) {
-          const envelope = this.classify(span, sdkSpan, attrs);
-          if (envelope) setEnvelope(span, envelope);
+          if (this.failedByStatus(kind, attrs)) {
+            // Its envelope follows from the status code alone: the collector builds it.
+            markFailed(span);
+            failedLean = true;
+          } else {
+            const envelope = this.classify(span, sdkSpan, attrs);
+            if (envelope) setEnvelope(span, envelope);
+          }
         }
         if (kind === SpanKind.CLIENT) this.endCall(span, sdkSpan, attrs);
       }
-      this.propagate(span, sdkSpan, kind, attrs);
+      this.propagate(span, sdkSpan, kind, failedLean || attrs[ATTR_CLASS] !== undefined);
       // A root server span ends its request here. Under a trace-id correlation no other request
       // shares the id, so the request's failed calls are forgotten now rather than held for the
       // tracker's TTL (an x-correlation-id may come back on a retried request: those are kept).
@@ -156,15 +162,24 @@ export class FaultlineSpanProcessor implements SpanProcessor {
    * or a span that did not fail but is only a pass-through (INTERNAL), carries the mark up to a
    * local parent. Transport requests never get here: they are part of their operation.
    */
-  private propagate(span: Span, sdkSpan: ReadableSpan, kind: SpanKind, attrs: Attributes): void {
+  private propagate(span: Span, sdkSpan: ReadableSpan, kind: SpanKind, failed: boolean): void {
     const failures = this.state.failures;
-    const failed = attrs[ATTR_CLASS] !== undefined;
     if (!failed && failures.size === 0) return;
     const below = failures.size > 0 && failures.take(span.spanContext().spanId);
     if (failed && below) span.setAttribute(ATTR_PROPAGATED, true);
     if (!failed && !(below && kind === SpanKind.INTERNAL)) return;
     const parent = sdkSpan.parentSpanContext;
     if (parent !== undefined && !parent.isRemote) failures.note(parent.spanId);
+  }
+
+  /**
+   * A server span that answered 4xx/5xx: no hook reads a response for it, so its envelope is the
+   * status code's (http-status-envelope.ts), which the collector derives under the lean export.
+   */
+  private failedByStatus(kind: SpanKind, attrs: Attributes): boolean {
+    if (kind !== SpanKind.SERVER || this.exportDerived) return false;
+    const status = httpStatusOf(attrs);
+    return status !== undefined && status >= 400;
   }
 
   /** Only spans that can have failed get past the first checks; successes cost a few reads. */

@@ -147,7 +147,7 @@ function flatten(request: WireRequest): ReceivedSpan[] {
         if (resource[DISTRO_NAME_KEY] === DISTRO_NAME) {
           const kind = span.kind === 3 ? 'client' : span.kind === 2 ? 'server' : 'other';
           const facts = { traceId: span.traceId ?? '', parentSpanId: span.parentSpanId ?? '', kind } as const;
-          addDerivedAttributes(attributes, facts, true);
+          addDerivedAttributes(attributes, facts, 'exported');
         }
         out.push({
           service: String(resource['service.name'] ?? ''),

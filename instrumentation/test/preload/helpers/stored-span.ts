@@ -14,7 +14,7 @@ export function storedAttributes(span: ReadableSpan): Record<string, unknown> {
     parentSpanId: span.parentSpanContext?.spanId ?? '',
     kind,
   } as const;
-  addDerivedAttributes(attributes, facts, true);
+  addDerivedAttributes(attributes, facts, 'exported');
   return attributes;
 }
 

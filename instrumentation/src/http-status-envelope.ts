@@ -1,0 +1,21 @@
+import { ATTR_SOURCE } from './attributes.js';
+import { dbSystemOf } from './db-system.js';
+import { classifyHttpResponse } from './http/classify-http-response.js';
+import { httpStatusOf, sourceOf } from './span-source.js';
+import type { Envelope } from './types.js';
+
+/**
+ * The envelope of a span that failed by its HTTP status alone (no response a hook could read, no
+ * headers, no body): what the preload gives a server span that answered 4xx/5xx, rebuilt the same
+ * way by the collector, which is why the preload need not send it (derived-attributes.ts).
+ * Null below 400.
+ */
+export function httpStatusEnvelope(
+  attrs: Readonly<Record<string, unknown>>,
+  correlationId: string,
+  source: string | undefined = (attrs[ATTR_SOURCE] as string | undefined) ?? sourceOf(attrs),
+): Envelope | null {
+  const status = httpStatusOf(attrs);
+  if (status === undefined || status < 400) return null;
+  return classifyHttpResponse({ status }, { source, correlationId, system: dbSystemOf(attrs) });
+}
