@@ -153,7 +153,8 @@ function serviceProfiler(requests) {
     }
     const { profile } = await post('Profiler.stop');
     session.disconnect();
-    return { requests: requests() - startedAt, perRequest: attribute(profile, requests() - startedAt) };
+    const n = requests() - startedAt;
+    return { requests: n, ...attribute(profile, n) };
   };
 }
 
@@ -185,14 +186,37 @@ function attribute(profile, requests) {
     owners.set(id, owner);
     return owner;
   };
+  /** The faultline function a sample's time goes to: the sampled frame or its nearest faultline caller. */
+  const faultlineFrameOf = (id) => {
+    for (let at = id; at !== undefined; at = parentOf.get(at)) {
+      const frame = byId.get(at).callFrame;
+      if (ownerOf(frame.url) === 'faultline') return frame.functionName || '(anonymous)';
+    }
+    return '(unknown)';
+  };
   const micros = {};
+  const faultlineFunctions = {};
   // timeDeltas[i + 1] is how long sample i lasted.
   for (let i = 0; i < profile.samples.length; i++) {
-    const owner = ownerOfNode(profile.samples[i]);
-    micros[owner] = (micros[owner] ?? 0) + (profile.timeDeltas[i + 1] ?? 0);
+    const id = profile.samples[i];
+    const owner = ownerOfNode(id);
+    const dt = profile.timeDeltas[i + 1] ?? 0;
+    micros[owner] = (micros[owner] ?? 0) + dt;
+    if (owner === 'faultline') {
+      const fn = faultlineFrameOf(id);
+      faultlineFunctions[fn] = (faultlineFunctions[fn] ?? 0) + dt;
+    }
   }
   delete micros.idle;
-  return Object.fromEntries(Object.entries(micros).map(([k, v]) => [k, v / Math.max(1, requests)]));
+  const perRequest = (entries) => entries.map(([k, v]) => [k, v / Math.max(1, requests)]);
+  return {
+    owners: Object.fromEntries(perRequest(Object.entries(micros))),
+    faultlineTop: perRequest(
+      Object.entries(faultlineFunctions)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8),
+    ),
+  };
 }
 
 async function load() {
@@ -481,19 +505,22 @@ function reportProfile(workload, profiles) {
   );
   console.log(`${'arm'.padEnd(10)} ${owners.map((o) => o.padStart(13)).join('')}        total   requests`);
   const totals = {};
-  for (const [name, { perRequest, requests }] of Object.entries(profiles)) {
+  for (const [name, { owners: perRequest, requests }] of Object.entries(profiles)) {
     totals[name] = Object.values(perRequest).reduce((a, b) => a + b, 0);
     console.log(
       `${name.padEnd(10)} ${owners.map((o) => (perRequest[o] ?? 0).toFixed(1).padStart(13)).join('')} ${totals[name].toFixed(1).padStart(12)} ${String(requests).padStart(10)}`,
     );
   }
-  const f = profiles.faultline.perRequest;
-  const k = profiles.stock.perRequest;
+  const f = profiles.faultline.owners;
+  const k = profiles.stock.owners;
   const diff = totals.faultline - totals.stock;
   const own = f.faultline ?? 0;
   console.log(
     `faultline - stock: ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} µs/req on the main thread, of which faultline's own code ${own.toFixed(1)} µs, ` +
       `opentelemetry ${((f.opentelemetry ?? 0) - (k.opentelemetry ?? 0)).toFixed(1)}, node ${((f.node ?? 0) - (k.node ?? 0)).toFixed(1)}, gc ${((f.gc ?? 0) - (k.gc ?? 0)).toFixed(1)}`,
+  );
+  console.log(
+    `faultline's own code by function, µs/req: ${profiles.faultline.faultlineTop.map(([fn, us]) => `${fn} ${us.toFixed(1)}`).join(', ')}`,
   );
 }
 
