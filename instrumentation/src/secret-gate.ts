@@ -104,6 +104,9 @@ const PAIR_AT_WORD_START = (() => {
   return new RegExp(`\\b(?:${[...alternatives].join('|')})`, 'g');
 })();
 
+/** Word characters only (`\\w` of a non-unicode RegExp, as `\\b` in the redactor's expressions). */
+const IDENTIFIER = /^\w+$/;
+
 /**
  * The HINT_* bits of `text`; 0 when redactText certainly has nothing to replace.
  *
@@ -113,6 +116,10 @@ const PAIR_AT_WORD_START = (() => {
  * dictionary, after which every `charCodeAt` is a generic call several times slower.
  */
 export function secretHints(text: string): number {
+  // A code (`rate_limit_exceeded`, `THROTTLED`) is all word characters: no `@`, `:` or `=`, and
+  // its only word start is its first character, so that word alone decides. One anchored native
+  // test instead of three indexOf and the word-start scan; prose fails it at its first space.
+  if (IDENTIFIER.test(text)) return wordStartHints(text, 0);
   let hints = 0;
   if (text.indexOf('@') >= 0) hints |= HINT_AT;
   if (text.indexOf(':') >= 0 || text.indexOf('=') >= 0) hints |= HINT_ASSIGN;
