@@ -104,9 +104,6 @@ const PAIR_AT_WORD_START = (() => {
   return new RegExp(`\\b(?:${[...alternatives].join('|')})`, 'g');
 })();
 
-/** Word characters only (`\\w` of a non-unicode RegExp, as `\\b` in the redactor's expressions). */
-const IDENTIFIER = /^\w+$/;
-
 /**
  * A whole KEY_FORMATS prefix, or a scheme name (either case) before white space, at a word
  * start: true exactly when the PAIR_AT_WORD_START scan raises HINT_KEY or HINT_SCHEME, which
@@ -125,11 +122,6 @@ const HINT_WORD = new RegExp(
  * dictionary, after which every `charCodeAt` is a generic call several times slower.
  */
 export function secretHints(text: string): number {
-  // A code (`rate_limit_exceeded`, `THROTTLED`) is all word characters: no `@`, `:` or `=`, and
-  // its only word start is its first character, so that word alone decides. One anchored native
-  // test instead of three indexOf and the word-start scan; prose fails it at its first space.
-  // Prose has a space: one indexOf spares it the expression's entry, which costs more.
-  if (text.indexOf(' ') < 0 && IDENTIFIER.test(text)) return wordStartHints(text, 0);
   let hints = 0;
   if (text.indexOf('@') >= 0) hints |= HINT_AT;
   if (text.indexOf(':') >= 0 || text.indexOf('=') >= 0) hints |= HINT_ASSIGN;
