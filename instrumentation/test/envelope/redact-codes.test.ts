@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { redactText, redactTextUngated } from '../../src/redact.js';
 
-// secretHints decides a text of word characters only (a vendor code) by its first word start,
-// the only one it has. Codes, keys that are themselves one word, and near misses must come out
+// A vendor code is one word of word characters: its only word start is its first character.
+// Codes, keys that are themselves one word, and near misses must come out
 // exactly as the expressions alone would leave them.
 describe('redactText on codes (word characters only)', () => {
   const WORDS = ['rate_limit_exceeded', 'THROTTLED', 'tokens', 'Token_x', 'bearer_1', 'BasicAuth', 'ntlm'];
