@@ -109,8 +109,14 @@ function copy(value: unknown, walk: Walk, depth: number): JsonValue {
   return copyObject(value as object, walk, depth);
 }
 
+/** Whether `obj` is one of its own ancestors; the stack is at most maxDepth long, so a plain loop beats includes(). */
+function onStack(stack: unknown[], obj: object): boolean {
+  for (let i = 0; i < stack.length; i++) if (stack[i] === obj) return true;
+  return false;
+}
+
 function copyObject(obj: object, walk: Walk, depth: number): JsonValue {
-  if (walk.stack.includes(obj)) return '[Circular]';
+  if (onStack(walk.stack, obj)) return '[Circular]';
   if (depth >= RAW_LIMITS.maxDepth) return '[MaxDepth]';
   // A throw below abandons the whole walk (toRaw catches it), so the stack needs no finally.
   // Parsed JSON is plain objects and arrays: copy them without probing for special types.

@@ -105,6 +105,15 @@ const PAIR_AT_WORD_START = (() => {
 })();
 
 /**
+ * A whole KEY_FORMATS prefix, or a scheme name (either case) before white space, at a word
+ * start: true exactly when the PAIR_AT_WORD_START scan raises HINT_KEY or HINT_SCHEME, which
+ * then tells the two apart.
+ */
+const HINT_WORD = new RegExp(
+  `\\b(?:${KEY_FORMATS.map(([prefix]) => escapeRegExp(prefix)).join('|')}|(?:${SCHEME_NAMES.map(eitherCase).join('|')})(?=\\s))`,
+);
+
+/**
  * The HINT_* bits of `text`; 0 when redactText certainly has nothing to replace.
  *
  * Native scans only (indexOf and one expression), no per-character loop in JavaScript: a
@@ -116,6 +125,9 @@ export function secretHints(text: string): number {
   let hints = 0;
   if (text.indexOf('@') >= 0) hints |= HINT_AT;
   if (text.indexOf(':') >= 0 || text.indexOf('=') >= 0) hints |= HINT_ASSIGN;
+  // Most text starts no prefix or scheme at all: one scan for the whole words says so, where
+  // the pair scan below stops at every word that merely begins like one (`docs`, `github`).
+  if (!HINT_WORD.test(text)) return hints;
   const re = PAIR_AT_WORD_START;
   re.lastIndex = 0;
   while (re.test(text)) {

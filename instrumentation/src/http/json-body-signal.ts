@@ -1,4 +1,4 @@
-import { type BodyFields, bodyFields } from './body-fields.js';
+import { type BodyFields, bodyFields, releaseFields } from './body-fields.js';
 import { applyCode, asCode, asSeconds, asText, newSignal, type Signal } from './signal.js';
 import { classForStatus, restatesStatus } from './status-class.js';
 import { TWILIO_CODES } from './vendor-codes.js';
@@ -133,6 +133,7 @@ function errorObject(sig: Signal, obj: Obj, status: number): void {
   if (inner) applyCode(sig, asCode(inner.code));
   sig.message ??= asText(e.message) ?? asText(e.Message) ?? asText(legacy?.message) ?? asText(e.description);
   if (typeof e.retryable === 'boolean') sig.retryable = e.retryable;
+  releaseFields(e);
 }
 
 function googleDetails(sig: Signal, details: unknown[]): void {
@@ -194,10 +195,12 @@ export function jsonBodySignal(body: unknown, status: number): Signal | undefine
 
   if (f.jsonrpc !== undefined && isObj(err)) {
     jsonRpc(sig, err);
+    releaseFields(f);
     return sig;
   }
   if (f.jsonrpc !== undefined && isObj(f.result) && f.result.isError === true) {
     mcpToolError(sig, f.result);
+    releaseFields(f);
     return sig;
   }
   if (f.ok === false) {
@@ -246,5 +249,6 @@ export function jsonBodySignal(body: unknown, status: number): Signal | undefine
   if (typeof f.retryable === 'boolean') sig.retryable = f.retryable;
   sig.retryAfter ??= asSeconds(f.retry_after ?? f.retryAfter);
   if (isObj(f.parameters)) sig.retryAfter ??= asSeconds(f.parameters.retry_after); // Telegram
+  releaseFields(f);
   return sig;
 }

@@ -50,16 +50,30 @@ const QUOTA_WORDS = [
 
 const VALIDATION_WORDS = ['invalid', 'required', 'must be', 'malformed', 'validation'];
 
+/** A word list's expression, and its shortest word: text shorter cannot hold one (each folded character is one code unit). */
+interface WordList {
+  re: RegExp;
+  shortest: number;
+}
+
 /**
  * One expression per word list that matches where `text.toLowerCase().includes(word)` would:
  * each ASCII letter in either case, `k` also as the Kelvin sign (the one character besides `İ`
  * that toLowerCase turns into ASCII; `İ` becomes `i` plus a combining dot, which no word holds).
  * One native scan instead of a lower-cased copy and a scan per word.
  */
-function anyWord(words: readonly string[]): RegExp {
+function anyWord(words: readonly string[]): WordList {
   const fold = (ch: string) =>
     ch === 'k' ? '[kK\u212a]' : ch >= 'a' && ch <= 'z' ? `[${ch}${ch.toUpperCase()}]` : ch;
-  return new RegExp(words.map((w) => [...w].map(fold).join('')).join('|'));
+  return {
+    re: new RegExp(words.map((w) => [...w].map(fold).join('')).join('|')),
+    shortest: Math.min(...words.map((w) => w.length)),
+  };
+}
+
+/** Whether `text` holds a word of the list; short codes and messages skip the expression. */
+function holds(list: WordList, text: string): boolean {
+  return text.length >= list.shortest && list.re.test(text);
 }
 
 const RATE_LIMIT = anyWord(RATE_LIMIT_WORDS);
@@ -75,12 +89,12 @@ function head(message: string): string {
 
 /** Whether a message names a rate limit: GitHub's primary and secondary limits arrive as 403s saying so. */
 export function mentionsRateLimit(message: string): boolean {
-  return RATE_LIMIT.test(head(message));
+  return holds(RATE_LIMIT, head(message));
 }
 
 /** Whether a message says the account's credit or quota is exhausted (see QUOTA_WORDS). */
 export function mentionsExhaustedQuota(message: string): boolean {
-  return QUOTA.test(head(message));
+  return holds(QUOTA, head(message));
 }
 
 /**
@@ -89,9 +103,9 @@ export function mentionsExhaustedQuota(message: string): boolean {
  */
 export function classFromMessage(message: string): ErrorClass | undefined {
   const text = head(message);
-  if (RATE_LIMIT.test(text)) return 'rate_limit';
-  if (AUTH.test(text)) return 'authentication';
-  if (TRANSIENT.test(text)) return 'transient';
-  if (VALIDATION.test(text)) return 'validation';
+  if (holds(RATE_LIMIT, text)) return 'rate_limit';
+  if (holds(AUTH, text)) return 'authentication';
+  if (holds(TRANSIENT, text)) return 'transient';
+  if (holds(VALIDATION, text)) return 'validation';
   return undefined;
 }

@@ -18,9 +18,23 @@ const REMAINING_PARAMS = ['remaining', 'r'] as const;
 const RESET_PARAMS = ['reset', 't'] as const;
 const RESET = ['ratelimit-reset', 'x-ratelimit-reset', 'x-rate-limit-reset'] as const;
 
+/**
+ * Whether some kept header is the structured `RateLimit` or has `part` in its name: every
+ * remaining-count header read here says `remaining`, every reset header `reset`, so without one
+ * the dozen lookups below can only miss.
+ */
+function namesAny(h: HeaderReader, part: string): boolean {
+  const n = h.size();
+  for (let i = 0; i < n; i++) {
+    const name = h.nameAt(i);
+    if (name === 'ratelimit' || name.includes(part)) return true;
+  }
+  return false;
+}
+
 /** `0` in any remaining-count header: the client has used up its window. */
 export function rateLimitExhausted(h: HeaderReader): boolean {
-  if (h.size() === 0) return false;
+  if (!namesAny(h, 'remaining')) return false;
   for (let i = 0; i < REMAINING.length; i++) {
     const v = h.get(REMAINING[i] as string);
     if (v !== undefined && parseSeconds(v) === 0) return true;
@@ -71,7 +85,7 @@ const PAIRS: ReadonlyArray<[remaining: string, reset: string, kind: 'duration' |
  * besides (or instead of) Retry-After. Only consulted for a rate-limited response.
  */
 export function rateLimitResetSeconds(h: HeaderReader, nowMs?: number): number | null {
-  if (h.size() === 0) return null;
+  if (!namesAny(h, 'reset')) return null;
   const structured = h.get('ratelimit');
   if (structured !== undefined) {
     const t = structuredParam(structured, RESET_PARAMS);
