@@ -50,8 +50,9 @@ FROM (
   )
   GROUP BY service_key, class
 ) AS r
--- Every service of a workflow is in service_names (540), its entry service among them.
-INNER JOIN (
+-- Every service of a workflow is in service_names (540), its entry service among them; LEFT, so
+-- that a request is never dropped (a service not named yet, before 540's backfill, shows as '').
+LEFT JOIN (
   SELECT service_key, any(service) AS service FROM service_names GROUP BY service_key
 ) AS n ON n.service_key = r.service_key
 ORDER BY service, class
