@@ -58,7 +58,7 @@ GROUP BY service_key;
 -- count a workflow whose batches straddle 00:00 UTC once per day).
 -- The service filter: the service's bit, and service_keys only when another service shares the
 -- bit (the scalar subquery is a constant by then, so without a shared bit service_keys is not
--- read at all).
+-- read at all; without a service filter it reads nothing).
 CREATE OR REPLACE VIEW dashboard_workflows AS
 WITH
     toUInt64(toUInt32(packed_roots)) AS root_count_merged,
@@ -105,7 +105,8 @@ WHERE started_at >= {from:DateTime} AND started_at < {to:DateTime}
   AND ({service:String} = ''
        OR (bitTest(service_bits, filter_key % 64)
            AND ((SELECT count() = 0 FROM service_names
-                 WHERE service_key % 64 = cityHash64({service:String}) % 64
+                 WHERE {service:String} != ''
+                   AND service_key % 64 = cityHash64({service:String}) % 64
                    AND service_key != cityHash64({service:String}))
                 OR has(service_keys, filter_key))))
 SETTINGS optimize_move_to_prewhere_if_final = 1;
