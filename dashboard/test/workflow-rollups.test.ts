@@ -459,3 +459,90 @@ describe('retry_attempts', () => {
     ]);
   });
 });
+
+// The service filter tests a workflow's service bit (540); checkout and ledger share theirs
+// (cityHash64 % 64 = 22), so a filter on either must still tell them apart. These workflows start
+// 20 days after the others, out of every range above.
+describe('the service filter and the entry service by hash (540)', () => {
+  const T1 = T0 + 20 * 86_400;
+  const later = { from: T1 - 60, to: T1 + 600 };
+  const at = (s: number) => (T1 - T0) * 1000 + s * 1000;
+  const spec = (
+    cid: string,
+    service: string,
+    kind: 'Server' | 'Client',
+    s: number,
+    extra: Partial<SpanSpec> = {},
+  ): SpanSpec => ({
+    at: at(s),
+    service,
+    name: kind === 'Server' ? 'POST /orders' : 'GET /x',
+    kind,
+    trace: cid
+      .padEnd(32, '0')
+      .slice(0, 32)
+      .replace(/[^0-9a-f]/g, 'e'),
+    id: `${cid.length}${s}`.padStart(4, '9'),
+    correlationId: cid,
+    durationMs: 10,
+    ...extra,
+  });
+  beforeAll(async () => {
+    const spans = [
+      // Entry checkout, a call out of ledger; its root failed (a classified call of checkout).
+      spec('h540-a', 'checkout', 'Server', 1, { error: true }),
+      spec('h540-a', 'ledger', 'Client', 2, {
+        envelope: { class: 'permanent', source: 'http', code: '404' },
+      }),
+      // Entry ledger alone, succeeded.
+      spec('h540-b', 'ledger', 'Server', 3),
+      // Entry checkout alone, succeeded, with a call.
+      spec('h540-c', 'checkout', 'Server', 4),
+      spec('h540-c', 'checkout', 'Client', 5),
+      // Entry payments, a call of inventory.
+      spec('h540-d', 'payments', 'Server', 6),
+      spec('h540-d', 'inventory', 'Client', 7),
+    ];
+    // One batch per span: each workflow is merged from partial rows.
+    for (const s of spans) {
+      await store.client.insert({ table: 'otel_traces', values: [row(s)], format: 'JSONEachRow' });
+    }
+  });
+
+  it('counts exactly the workflows of a service, also when another service shares its bit', async () => {
+    const [bits] = await (
+      await store.client.query({
+        query: "SELECT cityHash64('checkout') % 64 AS checkout, cityHash64('ledger') % 64 AS ledger",
+        format: 'JSONEachRow',
+      })
+    ).json<Row>();
+    expect(bits?.checkout).toBe(bits?.ledger);
+    const count = async (service: string) =>
+      Number((await named('workflows_summary', { ...later, service }))[0]!.workflows);
+    expect(await count('')).toBe(4);
+    expect(await count('checkout')).toBe(2);
+    expect(await count('ledger')).toBe(2);
+    expect(await count('payments')).toBe(1);
+    expect(await count('inventory')).toBe(1);
+    expect(await count('search')).toBe(0);
+    const recent = await named('workflows_recent', {
+      ...later,
+      service: 'ledger',
+      failed_only: false,
+      limit: 10,
+    });
+    expect(recent.map((r) => r.correlation_id).sort()).toEqual(['h540-a', 'h540-b']);
+  });
+
+  it('names each entry service in budget_requests, failed requests under their class', async () => {
+    const requests = await named('budget_requests', { ...later, service: '', period_from: later.from });
+    expect(requests.map((r) => [r.service, r.class, Number(r.range_requests)])).toEqual([
+      ['checkout', '', 1],
+      ['checkout', 'permanent', 1],
+      ['ledger', '', 1],
+      ['payments', '', 1],
+    ]);
+    const ledger = await named('budget_requests', { ...later, service: 'ledger', period_from: later.from });
+    expect(ledger.map((r) => [r.service, r.class, Number(r.range_requests)])).toEqual([['ledger', '', 1]]);
+  });
+});

@@ -124,5 +124,5 @@ WHERE SpanAttributes['faultline.correlation_id'] != ''
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = ''
 GROUP BY workflow_key;
 
--- The dashboard_workflows view over this table is defined in 530_workflows_rollup_counts.sql,
--- beside the packed counters it reads.
+-- The dashboard_workflows view over this table is defined in 540_workflows_service_lookup.sql,
+-- beside the packed counters (530), service bits and entry key it reads.

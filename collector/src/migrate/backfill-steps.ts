@@ -61,6 +61,16 @@ export const BACKFILL_STEPS: readonly BackfillStep[] = [
     source: 'otel_traces',
     sourceTime: 'Timestamp',
   },
+  {
+    kind: 'backfill',
+    version: 540,
+    name: 'service_names',
+    views: ['service_names_mv'],
+    target: 'service_names',
+    targetTime: 'first_seen',
+    source: 'workflows_rollup',
+    sourceTime: 'started_at',
+  },
 ];
 
 /**

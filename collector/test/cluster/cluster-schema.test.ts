@@ -171,6 +171,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       calls_1m_prior_attempts_mv: 'calls_1m_local',
       workflows_rollup_mv_v2: 'workflows_rollup_local',
       failure_codes_1m_mv: 'failure_codes_1m_local',
+      service_names_mv: 'service_names_local',
     });
   });
 
@@ -184,13 +185,14 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       'FROM first_hand_client_failures(`from` = {from:DateTime}, to = {to:DateTime}) UNION ALL',
     );
     // A workflow's partial rows may sit on several shards: FINAL becomes a GROUP BY across them.
-    expect(tablesRead(byName('dashboard_workflows'))).toEqual(['workflows_rollup']);
+    // The service filter's scalar subquery reads the services recorded (540) across the cluster.
+    expect(tablesRead(byName('dashboard_workflows'))).toEqual(['workflows_rollup', 'service_names']);
     expect(byName('dashboard_workflows').text).not.toContain('FINAL');
     expect(byName('dashboard_workflows').text).toContain(
       'FROM (SELECT workflow_key, any(correlation_id) AS correlation_id, min(started_at) AS started_at, max(ended_ns) AS ended_ns, groupArrayArray(service_set) AS service_set, groupArrayArray(service_keys) AS service_keys, sum(step_count) AS step_count,',
     );
     expect(byName('dashboard_workflows').text).toContain(
-      'sum(failed_attempt_count) AS failed_attempt_count, sum(packed_roots) AS packed_roots, sum(packed_entry_steps) AS packed_entry_steps, sum(packed_steps) AS packed_steps, sum(packed_entry_attempts) AS packed_entry_attempts, sum(packed_attempts) AS packed_attempts FROM workflows_rollup GROUP BY workflow_key) AS workflows_rollup WHERE ',
+      'sum(failed_attempt_count) AS failed_attempt_count, sum(packed_roots) AS packed_roots, sum(packed_entry_steps) AS packed_entry_steps, sum(packed_steps) AS packed_steps, sum(packed_entry_attempts) AS packed_entry_attempts, sum(packed_attempts) AS packed_attempts, groupBitOr(service_bits) AS service_bits, min(entry_key) AS entry_key FROM workflows_rollup GROUP BY workflow_key) AS workflows_rollup WHERE ',
     );
   });
 
@@ -203,8 +205,8 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
         /^ALTER TABLE \w+_local ON CLUSTER prod \(MODIFY SETTING replicated_deduplication_window = 1000\)$/,
       );
     }
-    expect(on('workflows_rollup_local').filter((t) => t.includes('ADD COLUMN'))).toHaveLength(8);
-    expect(on('workflows_rollup')).toHaveLength(8);
+    expect(on('workflows_rollup_local').filter((t) => t.includes('ADD COLUMN'))).toHaveLength(9);
+    expect(on('workflows_rollup')).toHaveLength(9);
     expect(on('failures')).toEqual([
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `propagated` Bool DEFAULT false AFTER misrouted_retry)',
       "ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `dependency` LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER propagated)",

@@ -85,6 +85,7 @@ describe('the migrator', () => {
       'workflows_rollup',
       'failure_codes_1m',
       'retry_attempts',
+      'service_names',
     ]);
     const lines: string[] = [];
     await applyMigration(store.client, plan, {
@@ -92,8 +93,8 @@ describe('the migrator', () => {
       backfill: true,
       onProgress: (l) => lines.push(l),
     });
-    expect(lines).toHaveLength(4);
-    expect(lines[2]).toMatch(/^\[backfill 3\/4\] failure_codes_1m: 8 failures row\(s\) before /);
+    expect(lines).toHaveLength(5);
+    expect(lines[2]).toMatch(/^\[backfill 3\/5\] failure_codes_1m: 8 failures row\(s\) before /);
 
     const codes = await rows<{ code: string; n: string }>(
       'SELECT code, toString(sum(failures)) AS n FROM failure_codes_1m GROUP BY code ORDER BY code',

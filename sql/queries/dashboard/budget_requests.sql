@@ -1,38 +1,58 @@
 -- name: budget_requests
 -- description: The entry service's requests (the root server span of each workflow) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, the burn-rate windows ending at {to} and the SLO period.
 SELECT
-  service,
-  class,
-  countIf(started >= {from:DateTime}) AS range_requests,
-  countIf(started >= {to:DateTime} - INTERVAL 5 MINUTE) AS requests_5m,
-  countIf(started >= {to:DateTime} - INTERVAL 30 MINUTE) AS requests_30m,
-  countIf(started >= {to:DateTime} - INTERVAL 1 HOUR) AS requests_1h,
-  countIf(started >= {to:DateTime} - INTERVAL 6 HOUR) AS requests_6h,
-  countIf(started >= {to:DateTime} - INTERVAL 3 DAY) AS requests_3d,
-  countIf(started >= {period_from:DateTime}) AS period_requests,
-  toUnixTimestamp(min(started)) AS first_seen
+  n.service AS service,
+  r.class AS class,
+  r.range_requests AS range_requests,
+  r.requests_5m AS requests_5m,
+  r.requests_30m AS requests_30m,
+  r.requests_1h AS requests_1h,
+  r.requests_6h AS requests_6h,
+  r.requests_3d AS requests_3d,
+  r.period_requests AS period_requests,
+  r.first_seen AS first_seen
 FROM (
-  -- The requests that succeeded need no first failure: the merge of that string for every
-  -- workflow costs more than the rest of this query, so it is read for the failed ones only.
-  SELECT entry_service AS service, '' AS class, started
-  FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
-  WHERE roots > 0 AND NOT failed
-    AND ({service:String} = '' OR entry_service = {service:String})
-  UNION ALL
-  -- The failed ones: only the workflows that may have failed are merged, found without the merge
-  -- as workflows_first_failure finds them; WHERE failed then decides on the merged workflow.
   SELECT
-    entry_service AS service,
-    if(first_failure_class = '', 'unclassified', first_failure_class) AS class,
-    started
-  FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
-  WHERE roots > 0 AND failed
-    AND ({service:String} = '' OR entry_service = {service:String})
-    AND workflow_key IN (
-      SELECT workflow_key FROM workflows_rollup
-      WHERE started_at >= least({period_from:DateTime}, {from:DateTime})
-        AND (bitShiftRight(packed_roots, 32) > 0 OR (toUInt32(packed_roots) = 0 AND last_call % 2 = 1))
-    )
-)
-GROUP BY service, class
+    service_key,
+    class,
+    countIf(started >= {from:DateTime}) AS range_requests,
+    countIf(started >= {to:DateTime} - INTERVAL 5 MINUTE) AS requests_5m,
+    countIf(started >= {to:DateTime} - INTERVAL 30 MINUTE) AS requests_30m,
+    countIf(started >= {to:DateTime} - INTERVAL 1 HOUR) AS requests_1h,
+    countIf(started >= {to:DateTime} - INTERVAL 6 HOUR) AS requests_6h,
+    countIf(started >= {to:DateTime} - INTERVAL 3 DAY) AS requests_3d,
+    countIf(started >= {period_from:DateTime}) AS period_requests,
+    toUnixTimestamp(min(started)) AS first_seen
+  FROM (
+    -- The entry service by its hash (entry_service_key, a number's merge), named once per service
+    -- below: merging the entry string of every workflow cost more than the rest of this query.
+    -- The requests that succeeded need no first failure, so that string is read for the failed
+    -- ones only.
+    SELECT entry_service_key AS service_key, '' AS class, started
+    FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
+    WHERE roots > 0 AND NOT failed
+      AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
+    UNION ALL
+    -- The failed ones: only the workflows that may have failed are merged, found without the merge
+    -- as workflows_first_failure finds them; WHERE failed then decides on the merged workflow.
+    SELECT
+      entry_service_key AS service_key,
+      if(first_failure_class = '', 'unclassified', first_failure_class) AS class,
+      started
+    FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
+    WHERE roots > 0 AND failed
+      AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
+      AND workflow_key IN (
+        SELECT workflow_key FROM workflows_rollup
+        WHERE started_at >= least({period_from:DateTime}, {from:DateTime})
+          AND (bitShiftRight(packed_roots, 32) > 0 OR (toUInt32(packed_roots) = 0 AND last_call % 2 = 1))
+      )
+  )
+  GROUP BY service_key, class
+) AS r
+-- Every service of a workflow is in service_names (540), its entry service among them; LEFT, so
+-- that a request is never dropped (a service not named yet, before 540's backfill, shows as '').
+LEFT JOIN (
+  SELECT service_key, any(service) AS service FROM service_names GROUP BY service_key
+) AS n ON n.service_key = r.service_key
 ORDER BY service, class
