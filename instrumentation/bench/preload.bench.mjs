@@ -16,7 +16,11 @@
 //   scheduled send time (no coordinated omission); at a moderate rate this is the latency a
 //   request actually gains from the preload.
 // Arms are interleaved over rounds to spread the noise of this shared machine; figures are
-// medians over rounds.
+// medians over rounds. The closed loop's CPU is split into the service's main thread and its other
+// threads (V8's GC and compiler workers, libuv's pool). After each workload, one more closed-loop
+// run of stock and of faultline with V8's sampling profiler on inside the service prints each
+// arm's main-thread time per request by owner (OpenTelemetry, faultline's own code, the service,
+// node, GC) and faultline's own functions: where the difference between the two arms goes.
 // Roles (one file): default = orchestrator; `service`, `load`, `sink`, `upstream` = child processes.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
