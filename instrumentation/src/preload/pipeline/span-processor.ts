@@ -19,6 +19,7 @@ import {
 } from '../../attributes.js';
 import { dbSystemOf } from '../../db-system.js';
 import { classifyHttpResponse } from '../../http/classify-http-response.js';
+import { failingHttpStatusOf } from '../../http-status-envelope.js';
 import { httpStatusOf, sourceOf } from '../../span-source.js';
 import type { Envelope } from '../../types.js';
 import {
@@ -177,9 +178,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
    * status code's (http-status-envelope.ts), which the collector derives under the lean export.
    */
   private failedByStatus(kind: SpanKind, attrs: Attributes): boolean {
-    if (kind !== SpanKind.SERVER || this.exportDerived) return false;
-    const status = httpStatusOf(attrs);
-    return status !== undefined && status >= 400;
+    return kind === SpanKind.SERVER && !this.exportDerived && failingHttpStatusOf(attrs) !== undefined;
   }
 
   /** Only spans that can have failed get past the first checks; successes cost a few reads. */
