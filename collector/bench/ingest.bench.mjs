@@ -60,8 +60,8 @@ async function main() {
     process.exit(2);
   }
   const bodies = await makeBodies();
-  const { decodeTraces, serializeRows } = await import(DIST.href);
-  const receiveMicros = printDecodeSpeed(decodeTraces, serializeRows, bodies[0]);
+  const { decodeTraces, serializeRowsToBuffer } = await import(DIST.href);
+  const receiveMicros = printDecodeSpeed(decodeTraces, serializeRowsToBuffer, bodies[0]);
   await printReflectionSpeed(bodies[0]);
 
   const dir = mkdtempSync(join(tmpdir(), 'faultline-ingest-bench-'));
@@ -390,7 +390,7 @@ function perCpuSecond(fn) {
 }
 
 /** Prints the receiver's own CPU per span (decode, then serialize) in this thread; returns their sum in µs. */
-function printDecodeSpeed(decodeTraces, serializeRows, body) {
+function printDecodeSpeed(decodeTraces, serializeRowsToBuffer, body) {
   const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
   const perSec = perCpuSecond(() => decodeTraces(body, 'protobuf', limits)) * SPANS_PER_REQUEST;
   line(
@@ -398,7 +398,7 @@ function printDecodeSpeed(decodeTraces, serializeRows, body) {
     `${fmt(perSec)} spans per CPU-second, into rows (${(body.length / 1024).toFixed(0)} KiB per 512-span request)`,
   );
   const { rows } = decodeTraces(body, 'protobuf', limits);
-  const serialized = perCpuSecond(() => Buffer.from(serializeRows(rows))) * SPANS_PER_REQUEST;
+  const serialized = perCpuSecond(() => serializeRowsToBuffer(rows)) * SPANS_PER_REQUEST;
   line('serialize only', `${fmt(serialized)} spans per CPU-second, rows to a JSONEachRow Buffer`);
   return 1e6 / perSec + 1e6 / serialized;
 }
@@ -645,7 +645,9 @@ async function makeBodies() {
 // ───────────────────────────── collector (child) ─────────────────────────────
 
 async function runCollectorChild(dir, writerOptionsJson) {
-  const { openStore, startCollector, insertBatch, decodeTraces, serializeRows } = await import(DIST.href);
+  const { openStore, startCollector, insertBatch, decodeTraces, serializeRowsToBuffer } = await import(
+    DIST.href
+  );
   const store = await openStore({ dataDir: join(dir, 'data') });
   const collector = await startCollector({
     port: 0,
@@ -674,12 +676,12 @@ async function runCollectorChild(dir, writerOptionsJson) {
         ceilingRows = m.ceilingRows;
         const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
         const serialized = (await makeBodies()).map((b) =>
-          serializeRows(decodeTraces(b, 'protobuf', limits).rows),
+          serializeRowsToBuffer(decodeTraces(b, 'protobuf', limits).rows),
         );
         const parts = [];
         for (let i = 0; i < ceilingRows / SPANS_PER_REQUEST; i++)
           parts.push(serialized[i % serialized.length]);
-        ceilingBody = Buffer.from(parts.join(''));
+        ceilingBody = Buffer.concat(parts);
         reply({ port: collector.port });
       } else if (m.cmd === 'resetPeak') {
         peakRss = process.memoryUsage.rss();

@@ -43,6 +43,8 @@ const WORKLOADS = {
 const TARGETS = { throughput: 1.0, cpu: 1.0, addedLatencyUs: 25, bytes: 1.2 };
 /** BENCH_PROFILE=off skips the profiled closed-loop run of stock and faultline after each workload. */
 const PROFILE = process.env.BENCH_PROFILE !== 'off';
+/** BENCH_PROFILE_DIFF=N also prints the N functions whose self time per request differs most between the two arms. */
+const PROFILE_DIFF = Number(process.env.BENCH_PROFILE_DIFF ?? 0);
 
 const role = process.argv[2] ?? 'orchestrator';
 if (role === 'upstream') upstream();
@@ -198,17 +200,35 @@ function attribute(profile, requests) {
     }
     return '(unknown)';
   };
+  /** The OpenTelemetry package a sample's time goes to: the sampled frame's or its nearest OpenTelemetry caller's. */
+  const otelPackageOf = (id) => {
+    for (let at = id; at !== undefined; at = parentOf.get(at)) {
+      const m = /\/@opentelemetry\/([^/]+)\//.exec(byId.get(at).callFrame.url);
+      if (m) return m[1];
+    }
+    return '(unknown)';
+  };
   const micros = {};
   const faultlineFunctions = {};
+  const otelPackages = {};
+  const selfByFrame = {};
   // timeDeltas[i + 1] is how long sample i lasted.
   for (let i = 0; i < profile.samples.length; i++) {
     const id = profile.samples[i];
     const owner = ownerOfNode(id);
     const dt = profile.timeDeltas[i + 1] ?? 0;
     micros[owner] = (micros[owner] ?? 0) + dt;
+    if (PROFILE_DIFF) {
+      const f = byId.get(id).callFrame;
+      const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(instrumentation|bench)\//, '$1/')}:${f.lineNumber}`;
+      selfByFrame[key] = (selfByFrame[key] ?? 0) + dt;
+    }
     if (owner === 'faultline') {
       const fn = faultlineFrameOf(id);
       faultlineFunctions[fn] = (faultlineFunctions[fn] ?? 0) + dt;
+    } else if (owner === 'opentelemetry') {
+      const pkg = otelPackageOf(id);
+      otelPackages[pkg] = (otelPackages[pkg] ?? 0) + dt;
     }
   }
   delete micros.idle;
@@ -217,6 +237,12 @@ function attribute(profile, requests) {
     owners: Object.fromEntries(perRequest(Object.entries(micros))),
     faultlineTop: perRequest(
       Object.entries(faultlineFunctions)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 8),
+    ),
+    selfByFrame: Object.fromEntries(perRequest(Object.entries(selfByFrame))),
+    otelTop: perRequest(
+      Object.entries(otelPackages)
         .sort((a, b) => b[1] - a[1])
         .slice(0, 8),
     ),
@@ -303,7 +329,7 @@ async function openLoop(rate, one, state) {
 function startChild(args, env = {}) {
   const child = spawn(process.execPath, args, {
     cwd: PKG,
-    env: { PATH: process.env.PATH, ...env },
+    env: { PATH: process.env.PATH, BENCH_PROFILE_DIFF: String(PROFILE_DIFF), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = [];
@@ -523,6 +549,22 @@ function reportProfile(workload, profiles) {
     `faultline - stock: ${diff >= 0 ? '+' : ''}${diff.toFixed(1)} µs/req on the main thread, of which faultline's own code ${own.toFixed(1)} µs, ` +
       `opentelemetry ${((f.opentelemetry ?? 0) - (k.opentelemetry ?? 0)).toFixed(1)}, node ${((f.node ?? 0) - (k.node ?? 0)).toFixed(1)}, gc ${((f.gc ?? 0) - (k.gc ?? 0)).toFixed(1)}`,
   );
+  for (const name of ['stock', 'faultline'])
+    console.log(
+      `${name}: opentelemetry by package, µs/req: ${profiles[name].otelTop.map(([pkg, us]) => `${pkg} ${us.toFixed(1)}`).join(', ')}`,
+    );
+  if (PROFILE_DIFF) {
+    const a = profiles.stock.selfByFrame;
+    const b = profiles.faultline.selfByFrame;
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    const rows = keys.map((k) => [k, (b[k] ?? 0) - (a[k] ?? 0), a[k] ?? 0, b[k] ?? 0]);
+    rows.sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]));
+    console.log('self time per request, faultline - stock (stock, faultline) µs:');
+    for (const [k, d, x, y] of rows.slice(0, PROFILE_DIFF))
+      console.log(
+        `  ${d >= 0 ? '+' : ''}${d.toFixed(2).padStart(7)} (${x.toFixed(2)}, ${y.toFixed(2)}) ${k}`,
+      );
+  }
   console.log(
     `faultline's own code by function, µs/req: ${profiles.faultline.faultlineTop.map(([fn, us]) => `${fn} ${us.toFixed(1)}`).join(', ')}`,
   );

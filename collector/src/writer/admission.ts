@@ -1,6 +1,6 @@
 import type { DirectoryLock } from '../lock/directory-lock.js';
 import type { TraceRow } from '../types.js';
-import { serializeRows } from './insert-batch.js';
+import { serializeRowsToBuffer } from './insert-batch.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import type { Spool } from './spool.js';
@@ -38,7 +38,7 @@ export class Admission {
   ) {}
 
   /** Admits `rows` and hands their serialized body to `enqueue`, or rejects with the reason. */
-  admit(rows: TraceRow[], enqueue: (body: string) => Promise<void>): Promise<void> {
+  admit(rows: TraceRow[], enqueue: (body: Buffer) => Promise<void>): Promise<void> {
     if (rows.length === 0) return Promise.resolve();
     if (this.#closed) return Promise.reject(new Error(`the span writer on ${this.o.spoolDir} is closed`));
     const early = this.bounds.beforeSerialize?.(rows.length);
@@ -51,9 +51,9 @@ export class Admission {
         this.o.retryAfterSeconds * 5,
       );
     }
-    let body: string;
+    let body: Buffer;
     try {
-      body = serializeRows(rows);
+      body = serializeRowsToBuffer(rows);
     } catch (err) {
       return Promise.reject(err);
     }

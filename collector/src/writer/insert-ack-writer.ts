@@ -16,11 +16,20 @@ interface Waiter {
 }
 
 interface Batch {
-  body: string;
+  /** One serialized body per write, concatenated when the batch is inserted or spooled. */
+  chunks: Buffer[];
   rows: number;
-  /** body.length: one byte per character for the ASCII-heavy JSON, the unit the queue bounds. */
+  /** The chunks' bytes, the unit the queue bounds. */
   bytes: number;
   waiters: Waiter[];
+}
+
+const emptyBatch = (): Batch => ({ chunks: [], rows: 0, bytes: 0, waiters: [] });
+
+/** The batch's one body; concatenated at most once, however often it is retried. */
+function bodyOf(batch: Batch): Buffer {
+  if (batch.chunks.length > 1) batch.chunks = [Buffer.concat(batch.chunks, batch.bytes)];
+  return batch.chunks[0] ?? Buffer.alloc(0);
 }
 
 /**
@@ -44,7 +53,7 @@ export function createInsertAckWriter(
   const latency = new LatencyRecorder();
   const counters = newWriterCounters();
   const inFlight = new Set<Promise<void>>();
-  let pending: Batch = { body: '', rows: 0, bytes: 0, waiters: [] };
+  let pending: Batch = emptyBatch();
   let memorySpans = 0;
   let memoryBytes = 0;
   // Batches sealed but not yet finished (waiting for a slot, inserting or spooling).
@@ -87,7 +96,7 @@ export function createInsertAckWriter(
   );
 
   async function toSpool(batch: Batch, token: string, cause?: unknown): Promise<void> {
-    await spool.append(batch.body, batch.rows, token);
+    await spool.append(bodyOf(batch), batch.rows, token);
     if (!outage) {
       outage = true;
       const reason = cause instanceof Error ? cause.message : 'earlier batches are still spooled';
@@ -121,7 +130,7 @@ export function createInsertAckWriter(
         await toSpool(batch, token);
       } else {
         try {
-          await withInsertSlot(() => insert(batch.body, token));
+          await withInsertSlot(() => insert(bodyOf(batch), token));
           counters.inserted += batch.rows;
         } catch (err) {
           counters.insertErrors++;
@@ -150,7 +159,7 @@ export function createInsertAckWriter(
     lingered = false;
     if (pending.rows === 0) return;
     const batch = pending;
-    pending = { body: '', rows: 0, bytes: 0, waiters: [] };
+    pending = emptyBatch();
     sealedBatches++;
     const p = process(batch);
     inFlight.add(p);
@@ -202,7 +211,7 @@ export function createInsertAckWriter(
         memorySpans += rows.length;
         memoryBytes += body.length;
         return new Promise<void>((resolve, reject) => {
-          pending.body += body;
+          pending.chunks.push(body);
           pending.rows += rows.length;
           pending.bytes += body.length;
           pending.waiters.push({ resolve, reject });

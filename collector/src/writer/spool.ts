@@ -118,7 +118,7 @@ export class Spool {
   }
 
   /** Appends one batch durably; resolves only after the data and the directory entry are fsync'd. */
-  async append(body: string, rows: number, token: string): Promise<SpoolSegment> {
+  async append(body: string | Buffer, rows: number, token: string): Promise<SpoolSegment> {
     const seq = this.#nextSeq++;
     const since = Date.now();
     const name = `${String(seq).padStart(16, '0')}-${rows}-${token}.jsonl`;

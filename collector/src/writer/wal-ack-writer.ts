@@ -10,7 +10,7 @@ import { DEFAULT_SETTLE_TIMEOUT_MS, waitUntilSettled } from './wait-until-settle
 import { recoverOpenSegments, WalSegment } from './wal-segment.js';
 
 interface Group {
-  chunks: string[];
+  chunks: Buffer[];
   /** Rows of each chunk (one chunk per write). */
   counts: number[];
   rows: number;
@@ -160,7 +160,7 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
     writing = { rows: g.rows, bytes: g.bytes };
     try {
       active ??= await WalSegment.create(spool, perRequest);
-      await active.append(Buffer.from(g.chunks.join('')), g.rows);
+      await active.append(g.chunks.length === 1 ? g.chunks[0]! : Buffer.concat(g.chunks, g.bytes), g.rows);
       counters.accepted += g.rows;
       counters.spooled += g.rows;
       for (const w of g.waiters) w.resolve();
