@@ -1,5 +1,6 @@
 import type { DirectoryLock } from '../lock/directory-lock.js';
 import type { TraceRow } from '../types.js';
+import type { BodyPool } from './body-pool.js';
 import { serializeRowsToBuffer } from './insert-batch.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
@@ -35,6 +36,8 @@ export class Admission {
     private readonly counters: WriterCounters,
     private readonly spool: Spool,
     private readonly bounds: AdmissionBounds,
+    /** Where bodies are serialized into; the mode gives each back once it is written. */
+    private readonly pool?: BodyPool,
   ) {}
 
   /** Admits `rows` and hands their serialized body to `enqueue`, or rejects with the reason. */
@@ -53,12 +56,16 @@ export class Admission {
     }
     let body: Buffer;
     try {
-      body = serializeRowsToBuffer(rows);
+      const pool = this.pool;
+      body = pool ? serializeRowsToBuffer(rows, (size) => pool.take(size)) : serializeRowsToBuffer(rows);
     } catch (err) {
       return Promise.reject(err);
     }
     const late = this.bounds.afterSerialize(body.length);
-    if (late !== undefined) return this.#refuse(rows.length, late, this.o.retryAfterSeconds);
+    if (late !== undefined) {
+      this.pool?.give(body);
+      return this.#refuse(rows.length, late, this.o.retryAfterSeconds);
+    }
     return enqueue(body);
   }
 

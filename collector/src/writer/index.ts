@@ -1,3 +1,4 @@
+export { BodyPool } from './body-pool.js';
 export { createSpanWriter } from './create-span-writer.js';
 export {
   type InsertBatchOptions,

@@ -12,9 +12,13 @@ const NEWLINE = 0x0a;
  * the UTF-8 bytes the insert and the spool take. Each line is encoded straight into one buffer of
  * the exact size: joining the lines into one string first and encoding that cost three times as
  * much as the JSON.stringify calls themselves (collector/bench/ingest.bench.mjs, "serialize only").
+ * `allocate` supplies the buffer (a BodyPool's `take` in the write-ahead writer).
  * Throws a TypeError naming the contract when a row cannot be serialized (a BigInt, a cycle).
  */
-export function serializeRowsToBuffer(rows: readonly TraceRow[]): Buffer {
+export function serializeRowsToBuffer(
+  rows: readonly TraceRow[],
+  allocate: (size: number) => Buffer = Buffer.allocUnsafe,
+): Buffer {
   const lines = new Array<string>(rows.length);
   let bytes = rows.length;
   try {
@@ -26,7 +30,7 @@ export function serializeRowsToBuffer(rows: readonly TraceRow[]): Buffer {
   } catch (err) {
     throw new TypeError(`rows must be JSON-serializable TraceRow objects: ${String(err)}`);
   }
-  const body = Buffer.allocUnsafe(bytes);
+  const body = allocate(bytes);
   let at = 0;
   for (let i = 0; i < lines.length; i++) {
     at += body.write(lines[i]!, at, 'utf8');

@@ -1,6 +1,7 @@
 import type { DirectoryLock } from '../lock/directory-lock.js';
 import type { SettleOptions, SpanWriter, Store, TraceRow, WriterStats } from '../types.js';
 import { Admission } from './admission.js';
+import { BodyPool } from './body-pool.js';
 import { LatencyRecorder } from './latency-histogram.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SegmentInserter } from './segment-inserter.js';
@@ -36,6 +37,8 @@ const emptyGroup = (): Group => ({ chunks: [], counts: [], rows: 0, bytes: 0, wa
  */
 export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock: DirectoryLock): SpanWriter {
   const spool = new Spool(o.spoolDir);
+  // Each write's body is serialized into a reused buffer, given back once its group is appended.
+  const pool = new BodyPool();
   const latency = new LatencyRecorder();
   const counters = newWriterCounters();
   let group = emptyGroup();
@@ -160,7 +163,7 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
     writing = { rows: g.rows, bytes: g.bytes };
     try {
       active ??= await WalSegment.create(spool, perRequest);
-      await active.append(g.chunks.length === 1 ? g.chunks[0]! : Buffer.concat(g.chunks, g.bytes), g.rows);
+      await active.append(g.chunks, g.rows);
       counters.accepted += g.rows;
       counters.spooled += g.rows;
       for (const w of g.waiters) w.resolve();
@@ -171,6 +174,8 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
       for (const w of g.waiters) w.reject(error);
     } finally {
       writing = { rows: 0, bytes: 0 };
+      // Written (or refused): the file holds the bytes now, and nothing else reads these bodies.
+      for (const chunk of g.chunks) pool.give(chunk);
     }
   }
 
@@ -216,6 +221,7 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
       `the write-ahead log in ${o.spoolDir} cannot seal its segment (${walError ? insertErrorOf(walError.err, 0).message : 'unknown error'}); nothing new is accepted until it is writable`,
     );
     for (const w of g.waiters) w.reject(error);
+    for (const chunk of g.chunks) pool.give(chunk);
   }
 
   function walFailed(err: unknown): void {
@@ -282,17 +288,23 @@ export function createWalAckWriter(store: Store, o: ResolvedWriterOptions, lock:
   }
 
   // Memory holds only the group awaiting its fsync; the disk, what is accepted and not inserted.
-  const admission = new Admission(o, counters, spool, {
-    spoolName: 'write-ahead log',
-    afterSerialize(bytes) {
-      if (group.bytes + bytes > o.maxQueueBytes)
-        return `${group.bytes} bytes wait for the disk (maxQueueBytes ${o.maxQueueBytes})`;
-      const backlog = unInsertedBytes();
-      if (backlog + bytes > o.maxWalBytes)
-        return `${backlog} accepted bytes not yet inserted (maxWalBytes ${o.maxWalBytes})`;
-      return undefined;
+  const admission = new Admission(
+    o,
+    counters,
+    spool,
+    {
+      spoolName: 'write-ahead log',
+      afterSerialize(bytes) {
+        if (group.bytes + bytes > o.maxQueueBytes)
+          return `${group.bytes} bytes wait for the disk (maxQueueBytes ${o.maxQueueBytes})`;
+        const backlog = unInsertedBytes();
+        if (backlog + bytes > o.maxWalBytes)
+          return `${backlog} accepted bytes not yet inserted (maxWalBytes ${o.maxWalBytes})`;
+        return undefined;
+      },
     },
-  });
+    pool,
+  );
 
   async function drain(): Promise<void> {
     if (timer) clearTimeout(timer);

@@ -5,6 +5,20 @@ import { fsyncDir, openSegmentPath, type Spool } from './spool.js';
 
 const NEWLINE = 0x0a;
 
+/** What of `chunks` follows its first `offset` bytes (after a short write). */
+export function unwritten(chunks: readonly Buffer[], offset: number): Buffer[] {
+  const out: Buffer[] = [];
+  let skip = offset;
+  for (const chunk of chunks) {
+    if (skip >= chunk.length) skip -= chunk.length;
+    else {
+      out.push(skip > 0 ? chunk.subarray(skip) : chunk);
+      skip = 0;
+    }
+  }
+  return out;
+}
+
 /**
  * The write-ahead segment being appended to: `<seq>.open` in the spool directory. Each append is
  * one group of serialized rows (JSONEachRow, so a row never contains a raw newline) followed by one
@@ -49,28 +63,32 @@ export class WalSegment {
     return new WalSegment(spool, seq, file, handle, contentToken);
   }
 
-  /** Appends one group and fdatasyncs it; on failure the file is cut back so no partial group stays. */
-  async append(data: Buffer, rows: number): Promise<void> {
+  /**
+   * Appends one group (the writes' bodies, in order) and fdatasyncs it; on failure the file is cut
+   * back so no partial group stays. The bodies go to the file as they are, in one writev: joining
+   * them first cost a copy of every byte into a fresh buffer, a fifth of the receiver's main-thread
+   * time under sustained load (ingest bench, collector profile).
+   */
+  async append(chunks: readonly Buffer[], rows: number): Promise<void> {
     const start = this.bytes;
+    let size = 0;
+    for (const chunk of chunks) size += chunk.length;
     try {
       let written = 0;
-      while (written < data.length) {
-        const { bytesWritten } = await this.handle.write(
-          data,
-          written,
-          data.length - written,
-          start + written,
-        );
+      let rest: readonly Buffer[] = chunks;
+      while (written < size) {
+        const { bytesWritten } = await this.handle.writev(rest as Buffer[], start + written);
         written += bytesWritten;
+        if (written < size) rest = unwritten(chunks, written);
       }
       await this.handle.datasync();
     } catch (err) {
       await this.handle.truncate(start).catch(() => {});
       throw err;
     }
-    this.bytes += data.length;
+    this.bytes += size;
     this.rows += rows;
-    this.#hash?.update(data);
+    if (this.#hash) for (const chunk of chunks) this.#hash.update(chunk);
     this.firstAckAt ??= Date.now();
   }
 
