@@ -1,6 +1,7 @@
 import { createServer, get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { classifyHttpResponse } from '../../src/http/classify-http-response.js';
 import { peekIncomingMessage } from '../../src/preload/clients/http/incoming-peek.js';
 import { isPeekable, mayCarryError } from '../../src/preload/shared/body-peek.js';
 
@@ -29,6 +30,33 @@ describe('body peek', () => {
     expect(mayCarryError('{"items":[1,2],"total":2}')).toBe(false);
     expect(mayCarryError('{"errors":[{"message":"Throttled"}]}')).toBe(true);
     expect(mayCarryError(Buffer.from('{"Status":"Failure"}'))).toBe(true);
+  });
+
+  it('under a success status, parses only bodies that can report a failure, and every one that can', () => {
+    // Real success bodies that carry a status of their own: nothing in them can report a failure.
+    expect(mayCarryError('{"ok":true,"id":4217,"status":"settled"}', true)).toBe(false);
+    expect(mayCarryError('{"id":"sub_1","status":"active","items":[]}', true)).toBe(false);
+    // Silent failures seen under 200, each of which jsonBodySignal reports as a failure.
+    const silent = [
+      '{"ok":false,"error":"ratelimited"}', // Slack
+      '{"data":null,"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED"}}]}', // GraphQL
+      '{"status":"error","message":"Invalid API key"}', // JSend
+      '{"status":"fail","data":{"title":"A title is required"}}', // JSend
+      '{"status":"FAILED","reason":"quota exhausted"}',
+      '{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Conflict"}', // Kubernetes
+      '{"success":false,"message":"Card declined"}',
+      '{"success" : false}',
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}',
+      '{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"boom"}]}}', // MCP
+      '{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate exceeded"}',
+      '[{"message":"Session expired","errorCode":"INVALID_SESSION_ID"}]', // Salesforce
+    ];
+    for (const body of silent) {
+      expect(classifyHttpResponse({ status: 200, body: JSON.parse(body) }), body).not.toBeNull();
+      expect(mayCarryError(body, true), body).toBe(true);
+    }
+    // A failing status keeps the wider gate: a bare status there may still name the failure.
+    expect(mayCarryError('{"status":429,"message":"Too many requests"}')).toBe(true);
   });
 
   it("copies a node:http body without changing the application's read", async () => {

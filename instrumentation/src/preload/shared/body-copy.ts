@@ -40,9 +40,10 @@ export class BodyCopy {
   /**
    * The copied body as JSON when it may report a failure; undefined otherwise or past the bound.
    * Read once, when the span ends: the copy is released then (the response object, which holds
-   * it, may live much longer) and takes no more chunks.
+   * it, may live much longer) and takes no more chunks. `success`: the status was 2xx, where
+   * fewer markers can report a failure (see mayCarryError).
    */
-  json(): unknown {
+  json(success = false): unknown {
     const chunks = this.chunks;
     const size = this.size;
     this.chunks = undefined;
@@ -50,6 +51,6 @@ export class BodyCopy {
     if (chunks === undefined || size === 0) return undefined;
     // Decoded once, after the last chunk, so a character split across chunks decodes whole.
     const text = Buffer.concat(chunks, size).toString('utf8');
-    return mayCarryError(text) ? parseJson(text) : undefined;
+    return mayCarryError(text, success) ? parseJson(text) : undefined;
   }
 }

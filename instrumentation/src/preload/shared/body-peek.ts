@@ -32,8 +32,20 @@ const JSON_TYPE = /^\s*application\/(?:[\w.+-]+\+json|json|x-amz-json-1\.[01])\s
  */
 const ERROR_MARKER = /error|"(ok|success)"\s*:\s*false|status|fail|__type/i;
 
-export function mayCarryError(bytes: Uint8Array | string): boolean {
-  return ERROR_MARKER.test(typeof bytes === 'string' ? bytes : view(bytes).toString('latin1'));
+/**
+ * Under a 2xx, a body reports a failure (jsonBodySignal's `failure`) only through a key or value
+ * holding `error` (`error`, `errors`, `isError`, `errorCode`, a JSON-RPC error, a JSend `"status":
+ * "error"`), `fail` (`"status": "failed"`, a Kubernetes `Failure`), AWS `__type`, `"ok": false` or
+ * `"success": false`. A bare `status` key is not one: every failed status value holds `error` or
+ * `fail`, and success bodies often carry a `status` ("active", "settled") that would send each of
+ * them through a parse and a classification for nothing.
+ */
+const SILENT_FAILURE_MARKER = /error|fail|__type|"(ok|success)"\s*:\s*false/i;
+
+/** Whether a peeked body may say the call failed: `success` is true under a status below 400. */
+export function mayCarryError(bytes: Uint8Array | string, success = false): boolean {
+  const text = typeof bytes === 'string' ? bytes : view(bytes).toString('latin1');
+  return (success ? SILENT_FAILURE_MARKER : ERROR_MARKER).test(text);
 }
 
 /** A Buffer over the same memory: Buffer.from(Uint8Array) would copy it. */

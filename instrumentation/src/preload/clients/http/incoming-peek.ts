@@ -24,7 +24,7 @@ export function peekIncomingMessage(
       // cannot report a failure leaves nothing behind for the span processor.
       try {
         if (this.emit === peekingEmit) this.emit = emit;
-        const body = copy.json();
+        const body = copy.json(true);
         if (body !== undefined) settle(body);
       } catch {
         // The peek only ever costs itself.

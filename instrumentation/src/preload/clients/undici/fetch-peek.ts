@@ -46,7 +46,7 @@ export function fetchSlotOf(request: object): FetchSlot | undefined {
  * through the tap, so the copy is complete when the span processor classifies it. A body left
  * unread ends the span after BODY_WAIT_MS, or at the latest before the process exits.
  */
-export function deferEndForBody(span: Span, slot: FetchSlot): () => unknown {
+export function deferEndForBody(span: Span, slot: FetchSlot, success: boolean): () => unknown {
   slot.wantsBody = true;
   const end = span.end.bind(span);
   span.end = (endTime) => {
@@ -61,7 +61,7 @@ export function deferEndForBody(span: Span, slot: FetchSlot): () => unknown {
       end(at);
     };
   };
-  return () => slot.copy?.json();
+  return () => slot.copy?.json(success);
 }
 
 /**

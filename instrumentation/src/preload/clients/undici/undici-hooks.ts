@@ -62,7 +62,7 @@ export function undiciHooks(
         state.responses.set(span, {
           status,
           headers: headersFrom(response.headers),
-          body: peek && slot ? deferEndForBody(span, slot) : undefined,
+          body: peek && slot ? deferEndForBody(span, slot, status < 400) : undefined,
         });
       } catch (err) {
         diag.warn('faultline: undici responseHook failed', err);
