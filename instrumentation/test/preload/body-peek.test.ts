@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { classifyHttpResponse } from '../../src/http/classify-http-response.js';
 import { peekIncomingMessage } from '../../src/preload/clients/http/incoming-peek.js';
-import { isPeekable, mayCarryError } from '../../src/preload/shared/body-peek.js';
+import { isPeekable, isPeekableRaw, mayCarryError } from '../../src/preload/shared/body-peek.js';
 
 describe('body peek', () => {
   it('only peeks JSON whose declared length, if any, is within the bound', () => {
@@ -22,6 +22,25 @@ describe('body peek', () => {
     expect(isPeekable('application/json-seq', '120', 16_384)).toBe(false); // a stream of records
     expect(isPeekable('application/jsonx', '120', 16_384)).toBe(false);
     expect(isPeekable('application/json', '1.5', 16_384)).toBe(false);
+  });
+
+  it('reads the same verdict from a raw header list, as node:http and undici hand it', () => {
+    const node = ['Content-Type', 'application/json', 'Content-Length', '120', 'Date', 'Thu'];
+    expect(isPeekableRaw(node, 16_384, true)).toBe(true);
+    expect(isPeekableRaw([...node, 'Content-Encoding', 'gzip'], 16_384, true)).toBe(false);
+    // fetch decodes before the application (and the tap) sees a byte: the encoding is irrelevant.
+    expect(isPeekableRaw([...node, 'content-encoding', 'gzip'], 16_384, false)).toBe(true);
+    expect(isPeekableRaw(['content-type', 'text/plain', 'content-length', '2'], 16_384, true)).toBe(false);
+    expect(isPeekableRaw(['Content-Length', '20000', 'Content-Type', 'application/json'], 16_384, true)).toBe(
+      false,
+    );
+    // As node:http keeps them: the first Content-Type counts.
+    expect(
+      isPeekableRaw(['content-type', 'text/html', 'content-type', 'application/json'], 16_384, true),
+    ).toBe(false);
+    const undici = [Buffer.from('content-type'), Buffer.from('application/problem+json')];
+    expect(isPeekableRaw(undici, 16_384, false)).toBe(true);
+    expect(isPeekableRaw([], 16_384, true)).toBe(false);
   });
 
   it('skips the parse for bodies without any error marker', () => {

@@ -19,6 +19,33 @@ export function isPeekable(
 }
 
 /**
+ * isPeekable over a raw header list (name, value, name, value…: node:http's `rawHeaders` strings
+ * or undici's Buffers), without building a header record for every response: node:http builds
+ * `IncomingMessage.headers` lazily, and nothing else reads it for a success. The first
+ * Content-Type and Content-Length count, as node:http keeps them. With `refuseEncoded`, a body with
+ * a Content-Encoding is not peeked (node:http hands the application the bytes as sent; fetch
+ * decodes them first).
+ */
+export function isPeekableRaw(
+  raw: readonly (Buffer | string)[],
+  maxBytes: number,
+  refuseEncoded: boolean,
+): boolean {
+  let type: string | undefined;
+  let length: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as Buffer | string;
+    const n = name.length;
+    if (n !== 12 && n !== 14 && (n !== 16 || !refuseEncoded)) continue;
+    const lower = String(name).toLowerCase();
+    if (lower === 'content-type') type ??= String(raw[i + 1]);
+    else if (lower === 'content-length') length ??= String(raw[i + 1]);
+    else if (refuseEncoded && lower === 'content-encoding') return false;
+  }
+  return isPeekable(type, length, maxBytes);
+}
+
+/**
  * `application/json`, any `+json` suffix (problem+json, vnd.api+json) and AWS's JSON protocols
  * (`application/x-amz-json-1.0` / `-1.1`), whose 400s carry the error name (ThrottlingException)
  * only in the body.

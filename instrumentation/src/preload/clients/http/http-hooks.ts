@@ -7,7 +7,7 @@ import { correlationIdOfSpan } from '../../pipeline/correlation.js';
 import { MisroutedRetryError } from '../../pipeline/misrouted-retry.js';
 import type { PreloadState } from '../../pipeline/preload-state.js';
 import { setEnvelope } from '../../pipeline/span-envelope.js';
-import { isPeekable } from '../../shared/body-peek.js';
+import { isPeekableRaw } from '../../shared/body-peek.js';
 import { peekIncomingMessage } from './incoming-peek.js';
 
 const addListener = EventEmitter.prototype.on;
@@ -50,20 +50,17 @@ export function httpHooks(
     responseHook(span, response) {
       if (!(response instanceof IncomingMessage) || !span.isRecording()) return;
       try {
-        const { headers } = response;
         const status = response.statusCode ?? 0;
+        // From the raw list: `response.headers` is built on first read, and only a failure needs it.
         // node:http hands the application the bytes as sent: a compressed body is not JSON to us.
-        const peekable =
-          bodyPeek &&
-          headers['content-encoding'] === undefined &&
-          isPeekable(headers['content-type'], headers['content-length'], bodyPeekMaxBytes);
+        const peekable = bodyPeek && isPeekableRaw(response.rawHeaders, bodyPeekMaxBytes, true);
         if (status >= 400) {
           const body = peekable ? peekIncomingMessage(response, bodyPeekMaxBytes) : undefined;
-          state.responses.set(span, { status, headers, body });
+          state.responses.set(span, { status, headers: response.headers, body });
         } else if (peekable) {
           // A success is recorded only if its body, once read, may say it failed (`"ok": false`).
           peekIncomingMessage(response, bodyPeekMaxBytes, (body) =>
-            state.responses.set(span, { status, headers, body: () => body }),
+            state.responses.set(span, { status, headers: response.headers, body: () => body }),
           );
         }
       } catch (err) {

@@ -5,7 +5,7 @@ import { classifyError } from '../../../error/classify-error.js';
 import { correlationIdOfSpan } from '../../pipeline/correlation.js';
 import type { PreloadState } from '../../pipeline/preload-state.js';
 import { setEnvelope } from '../../pipeline/span-envelope.js';
-import { isPeekable } from '../../shared/body-peek.js';
+import { isPeekableRaw } from '../../shared/body-peek.js';
 import { safely } from '../../shared/safe.js';
 import { adoptFetchSlot, deferEndForBody, fetchSlotOf } from './fetch-peek.js';
 
@@ -56,7 +56,7 @@ export function undiciHooks(
           !slot.wantsBody &&
           bodyPeek &&
           (status < 300 || status >= 400) &&
-          isPeekableRaw(response.headers, bodyPeekMaxBytes);
+          isPeekableRaw(response.headers, bodyPeekMaxBytes, false);
         // Successes that are not peeked have nothing to classify: no header record for them.
         if (status < 400 && !peek) return;
         state.responses.set(span, {
@@ -69,23 +69,6 @@ export function undiciHooks(
       }
     },
   };
-}
-
-/**
- * isPeekable over undici's raw header list, without building a record for every response. The
- * encoding is not looked at: fetch hands the application (and so the tap) decoded bytes.
- */
-function isPeekableRaw(raw: readonly (Buffer | string)[], maxBytes: number): boolean {
-  let type: string | undefined;
-  let length: string | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i] as Buffer | string;
-    if (name.length !== 12 && name.length !== 14) continue;
-    const lower = String(name).toLowerCase();
-    if (lower === 'content-type') type ??= String(raw[i + 1]);
-    else if (lower === 'content-length') length ??= String(raw[i + 1]);
-  }
-  return isPeekable(type, length, maxBytes);
 }
 
 /** undici hands raw `[name, value, …]` buffers; the classifier wants a plain lower-cased record. */
