@@ -38,7 +38,12 @@ export class Admission {
     private readonly bounds: AdmissionBounds,
     /** Where bodies are serialized into; the mode gives each back once it is written. */
     private readonly pool?: BodyPool,
-  ) {}
+  ) {
+    this.#allocate = pool ? (size) => pool.take(size) : Buffer.allocUnsafe;
+  }
+
+  /** Where a body is serialized into: the pool's, made once rather than per write. */
+  readonly #allocate: (size: number) => Buffer;
 
   /** Admits `rows` and hands their serialized body to `enqueue`, or rejects with the reason. */
   admit(rows: TraceRow[], enqueue: (body: Buffer) => Promise<void>): Promise<void> {
@@ -56,8 +61,7 @@ export class Admission {
     }
     let body: Buffer;
     try {
-      const pool = this.pool;
-      body = pool ? serializeRowsToBuffer(rows, (size) => pool.take(size)) : serializeRowsToBuffer(rows);
+      body = serializeRowsToBuffer(rows, this.#allocate);
     } catch (err) {
       return Promise.reject(err);
     }

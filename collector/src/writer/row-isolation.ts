@@ -1,6 +1,5 @@
+import { NEWLINE } from './insert-batch.js';
 import { rowRefusal } from './insert-failure.js';
-
-const NEWLINE = 0x0a;
 
 /** A row ClickHouse refused on its own, with why. */
 export interface RejectedRow {

@@ -1,9 +1,8 @@
 import { createHash, type Hash, randomUUID } from 'node:crypto';
 import { type FileHandle, open, readFile, stat, truncate, unlink } from 'node:fs/promises';
+import { NEWLINE } from './insert-batch.js';
 import { countRows } from './row-isolation.js';
 import { fsyncDir, openSegmentPath, type Spool } from './spool.js';
-
-const NEWLINE = 0x0a;
 
 /** What of `chunks` follows its first `offset` bytes (after a short write). */
 export function unwritten(chunks: readonly Buffer[], offset: number): Buffer[] {

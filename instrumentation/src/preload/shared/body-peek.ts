@@ -53,21 +53,20 @@ export function isPeekableRaw(
 const JSON_TYPE = /^\s*application\/(?:[\w.+-]+\+json|json|x-amz-json-1\.[01])\s*(?:;|$)/i;
 
 /**
- * Every error marker the body classifier reads (`error`, `errors`, `"ok": false`, `"success":
- * false`, a failed `status`, `isError`, AWS `__type`, a Kubernetes `Failure`) matches this, so a
- * body that does not is a success: skipping the parse keeps the common path cheap.
+ * Under a status below 400, a body reports a failure (jsonBodySignal's `failure`) only through a
+ * key or value holding `error` (`error`, `errors`, `isError`, `errorCode`, a JSON-RPC error, a
+ * JSend `"status": "error"`), `fail` (`"status": "failed"`, a Kubernetes `Failure`), AWS `__type`,
+ * `"ok": false` or `"success": false`. A bare `status` key is not one: every failed status value
+ * holds `error` or `fail`, and success bodies often carry a `status` ("active", "settled") that
+ * would send each of them through a parse and a classification for nothing.
  */
-const ERROR_MARKER = /error|"(ok|success)"\s*:\s*false|status|fail|__type/i;
-
+const SILENT_FAILURE = String.raw`error|fail|__type|"(ok|success)"\s*:\s*false`;
+const SILENT_FAILURE_MARKER = new RegExp(SILENT_FAILURE, 'i');
 /**
- * Under a 2xx, a body reports a failure (jsonBodySignal's `failure`) only through a key or value
- * holding `error` (`error`, `errors`, `isError`, `errorCode`, a JSON-RPC error, a JSend `"status":
- * "error"`), `fail` (`"status": "failed"`, a Kubernetes `Failure`), AWS `__type`, `"ok": false` or
- * `"success": false`. A bare `status` key is not one: every failed status value holds `error` or
- * `fail`, and success bodies often carry a `status` ("active", "settled") that would send each of
- * them through a parse and a classification for nothing.
+ * Under a failing status, every marker the body classifier reads: the above, and a `status`
+ * (a failed status code or category in the body), so a body without any is not parsed.
  */
-const SILENT_FAILURE_MARKER = /error|fail|__type|"(ok|success)"\s*:\s*false/i;
+const ERROR_MARKER = new RegExp(`${SILENT_FAILURE}|status`, 'i');
 
 /** Whether a peeked body may say the call failed: `success` is true under a status below 400. */
 export function mayCarryError(bytes: Uint8Array | string, success = false): boolean {
