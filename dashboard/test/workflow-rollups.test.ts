@@ -305,6 +305,21 @@ describe('workflows_rollup via dashboard_workflows', () => {
       limit: 10,
     });
     expect(afterStart.map((r) => r.correlation_id).sort()).toEqual([wfB, wfC]);
+    // A limit the newest partial rows can fill takes the short path (workflows_recent): the same
+    // workflows, merged whole, and still none that started before the range.
+    const all = await named('workflows_recent', { from, to, service: '', failed_only: false, limit: 10 });
+    for (const limit of [1, 2]) {
+      const newest = await named('workflows_recent', { from, to, service: '', failed_only: false, limit });
+      expect(newest).toEqual(all.slice(0, limit));
+    }
+    const newestAfterStart = await named('workflows_recent', {
+      from: T0 + 1,
+      to,
+      service: '',
+      failed_only: false,
+      limit: 1,
+    });
+    expect(newestAfterStart).toEqual(afterStart.slice(0, 1));
   });
   it('merges partial rows from two day partitions: a workflow counts once, on the day it started', async () => {
     const aroundMidnight = { from: T0 + MIDNIGHT - 60, to: T0 + MIDNIGHT + 60, service: '' };

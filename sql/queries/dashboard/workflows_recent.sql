@@ -1,5 +1,31 @@
 -- name: workflows_recent
 -- description: The newest workflows in a time range with their steps and outcome; failed_only = true keeps the failed ones. The newest keys are picked first from the cheap columns, then only those workflows are read whole (by primary key).
+-- Picking the newest keys merged every workflow of the range (2M at 10M spans) to sort them by
+-- start. Without failed_only they are found among the workflows that have a partial row among the
+-- newest {limit} * 8 rows of the range instead: a workflow that started at or after the oldest of
+-- those rows (newest_from) has every partial row there, so it is merged whole (by primary key),
+-- and if {limit} of them qualify, no workflow outside them is newer. Otherwise (few rows, or long
+-- workflows that started earlier) every workflow of the range is merged, as before; the scalar
+-- newest_suffice is a constant by then, so the branch not taken reads nothing.
+WITH
+  (SELECT min(started_at) FROM (
+    SELECT started_at FROM workflows_rollup
+    WHERE NOT {failed_only:Bool} AND started_at >= {from:DateTime} AND started_at < {to:DateTime}
+    ORDER BY started_at DESC
+    LIMIT {limit:UInt32} * 8
+  )) AS newest_from,
+  (SELECT groupArray(workflow_key) FROM (
+    SELECT workflow_key
+    FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
+    WHERE NOT {failed_only:Bool} AND (roots > 0 OR steps > 0) AND started >= newest_from
+      AND workflow_key IN (
+        SELECT workflow_key FROM workflows_rollup
+        WHERE NOT {failed_only:Bool} AND started_at >= newest_from AND started_at < {to:DateTime}
+      )
+    ORDER BY started DESC
+    LIMIT {limit:UInt32}
+  )) AS newest_keys,
+  NOT {failed_only:Bool} AND length(newest_keys) = {limit:UInt32} AS newest_suffice
 SELECT
   correlation_id,
   toUnixTimestamp(started) AS started,
@@ -16,9 +42,12 @@ SELECT
   first_failure_service
 FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
 WHERE workflow_key IN (
+  SELECT arrayJoin(newest_keys) WHERE newest_suffice
+  UNION ALL
   SELECT workflow_key
   FROM dashboard_workflows(from = {from:DateTime}, to = {to:DateTime}, service = {service:String})
-  WHERE (roots > 0 OR steps > 0) AND (NOT {failed_only:Bool} OR failed)
+  WHERE NOT newest_suffice
+    AND (roots > 0 OR steps > 0) AND (NOT {failed_only:Bool} OR failed)
     -- Failed only: just the workflows that may have failed are merged (workflows_first_failure
     -- finds them the same way); a constant false WHERE reads nothing otherwise.
     AND (NOT {failed_only:Bool} OR workflow_key IN (
