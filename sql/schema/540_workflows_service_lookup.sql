@@ -99,7 +99,10 @@ SELECT
     if(length(first_failure_parts) >= 4, first_failure_parts[4], '') AS first_failure_code,
     if(length(first_failure_parts) = 5, first_failure_parts[5], '') AS first_failure_service,
     root_count_merged AS roots,
-    toBool(if(root_count_merged > 0, root_error_count_merged > 0, last_call % 2 = 1)) AS failed
+    -- The root request failed: the outcome of a workflow with roots > 0, read without last_call
+    -- (budget_requests counts root requests only; last_call cost it a tenth of its merge).
+    root_error_count_merged > 0 AS root_failed,
+    toBool(if(root_count_merged > 0, root_failed, last_call % 2 = 1)) AS failed
 FROM workflows_rollup FINAL
 WHERE started_at >= {from:DateTime} AND started_at < {to:DateTime}
   AND ({service:String} = ''

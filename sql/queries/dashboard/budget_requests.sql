@@ -30,17 +30,18 @@ FROM (
     -- ones only.
     SELECT entry_service_key AS service_key, '' AS class, started
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
-    WHERE roots > 0 AND NOT failed
+    WHERE roots > 0 AND NOT root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
     UNION ALL
     -- The failed ones: only the workflows that may have failed are merged, found without the merge
-    -- as workflows_first_failure finds them; WHERE failed then decides on the merged workflow.
+    -- as workflows_first_failure finds them; WHERE root_failed then decides on the merged workflow
+    -- (a root request's outcome: dashboard_workflows' failed, given roots > 0).
     SELECT
       entry_service_key AS service_key,
       if(first_failure_class = '', 'unclassified', first_failure_class) AS class,
       started
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
-    WHERE roots > 0 AND failed
+    WHERE roots > 0 AND root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
       AND workflow_key IN (
         SELECT workflow_key FROM workflows_rollup
