@@ -649,6 +649,11 @@ function report(workload, description, results) {
       line: `exported bytes per request faultline/stock: ${figures.bytes.toFixed(3)}x (target <= ${TARGETS.bytes.toFixed(1)}x)`,
     },
   ];
+  // The rounds themselves, so a reader sees the spread the medians summarize.
+  for (const [name, runs] of Object.entries(results))
+    console.log(
+      `${name.padEnd(16)} rounds, closed loop req/s / CPU µs per request: ${runs.map((r) => `${r.closed.rps.toFixed(0)}/${r.closed.cpuPerReq.toFixed(0)}`).join(' ')}`,
+    );
   console.log('(faultline/stock: median over rounds of the per-round figure)');
   for (const v of verdicts) console.log(`${v.line}: ${v.met ? 'met' : 'NOT met'}`);
   const { faultline: f, none: n, stock: k, 'faultline-nopeek': np } = summary;
