@@ -187,7 +187,11 @@ const redactAll = (list) => {
   for (let i = 0; i < list.length; i++) n += redactText(list[i]).length;
   return n > 0 ? 1 : 0;
 };
-const redaction = measureRate(`redactText of each envelope's strings ${''.padEnd(2)}`, lists, redactAll).perCpuSec;
+const redaction = measureRate(
+  `redactText of each envelope's strings ${''.padEnd(2)}`,
+  lists,
+  redactAll,
+).perCpuSec;
 const callNs = 1e9 / overall;
 const redactNs = 1e9 / redaction;
 console.log(
