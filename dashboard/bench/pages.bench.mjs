@@ -134,6 +134,10 @@ try {
     ['dashboard/workflows_recent', { ...wf, failed_only: false, limit: 50 }],
     ['dashboard/workflows_recent (failed only)', { ...wf, failed_only: true, limit: 50 }],
     ['dashboard/workflows_summary (service filter)', { ...wf, service: 'payments' }],
+    [
+      'dashboard/workflows_recent (service filter)',
+      { ...wf, service: 'payments', failed_only: false, limit: 50 },
+    ],
   ]);
   await benchPanels('retries panel queries', [
     ['dashboard/retries_summary', filters],
