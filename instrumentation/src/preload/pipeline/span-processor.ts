@@ -61,8 +61,13 @@ export class FaultlineSpanProcessor implements SpanProcessor {
   onStart(span: Span, parentContext: Context): void {
     try {
       const sdkSpan = span as unknown as ReadableSpan;
-      // First, so it is as close as possible to the SDK's own start of the span.
-      const startedAt = sdkSpan.kind === SpanKind.CLIENT ? performance.now() : 0;
+      // The SDK's own performance clock reading at the span's start, which its end time and
+      // duration are measured against: a reading of ours, taken later, put a failure's computed
+      // end (start + duration) microseconds past its real end, after a repeat that began in
+      // between. performance.now() only where the SDK keeps no such field.
+      const sdkStart = (span as unknown as { _performanceStartTime?: unknown })._performanceStartTime;
+      const startedAt =
+        sdkSpan.kind !== SpanKind.CLIENT ? 0 : typeof sdkStart === 'number' ? sdkStart : performance.now();
       const parent = trace.getSpan(parentContext) as unknown as Partial<ReadableSpan> | undefined;
       // A local parent already resolved the id: its attribute, or, when it has none, its trace id
       // (which is this span's). Only a span with no local parent reads baggage.
