@@ -25,55 +25,8 @@ function pushAt<T>(table: Array<T[] | undefined>, at: number, item: T): void {
   else list.push(item);
 }
 
-/** Index of a word's first two characters (`c1 << 7 | c2`), both ASCII. */
-function pairIndex(c1: number, c2: number): number {
-  return (c1 << 7) | c2;
-}
-
-/**
- * KEY_FORMATS prefixes by their first two characters (all prefixes have at least three, and all
- * their characters are ASCII), with each one's third character beside it: most words that start
- * like a prefix (`docs`, `github`) differ at the third, so few reach the full comparison.
- */
-const PREFIXES: Array<string[] | undefined> = new Array(128 * 128).fill(undefined);
-const THIRDS: Array<number[] | undefined> = new Array(128 * 128).fill(undefined);
-for (const [prefix] of KEY_FORMATS) {
-  const at = pairIndex(prefix.charCodeAt(0), prefix.charCodeAt(1));
-  pushAt(PREFIXES, at, prefix);
-  pushAt(THIRDS, at, prefix.charCodeAt(2));
-}
 /** AUTH_SCHEME's scheme names, lower case. */
 const SCHEME_NAMES = ['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm'];
-/** Their first two letters, lower case: a word must start with one, in any case, to be a scheme. */
-const SCHEME_PAIRS = new Uint8Array(128 * 128);
-for (const name of SCHEME_NAMES) SCHEME_PAIRS[pairIndex(name.charCodeAt(0), name.charCodeAt(1))] = 1;
-
-/** Hints raised by a word starting at `at` whose first two characters PAIR_AT_WORD_START matched. */
-function wordStartHints(text: string, at: number): number {
-  let hints = 0;
-  const c1 = text.charCodeAt(at);
-  const c2 = text.charCodeAt(at + 1);
-  const pair = pairIndex(c1, c2);
-  const prefixes = PREFIXES[pair];
-  if (prefixes !== undefined) {
-    const thirds = THIRDS[pair] as number[];
-    const c3 = text.charCodeAt(at + 2);
-    for (let k = 0; k < prefixes.length; k++) {
-      if (thirds[k] === c3 && text.startsWith(prefixes[k] as string, at)) {
-        hints = HINT_KEY;
-        break;
-      }
-    }
-  }
-  // `| 32` folds ASCII letters to lower case; both characters are word characters here, and no
-  // digit or `_` folds onto a letter. AUTH_SCHEME wants white space right after the name:
-  // `tokens`, `Basically` raise nothing, which the sticky expression checks.
-  if (SCHEME_PAIRS[pairIndex(c1 | 32, c2 | 32)] === 1) {
-    SCHEME_HERE.lastIndex = at;
-    if (SCHEME_HERE.test(text)) hints |= HINT_SCHEME;
-  }
-  return hints;
-}
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -86,32 +39,32 @@ function eitherCase(word: string): string {
   return out;
 }
 
-/** A scheme name, in any case, right at `lastIndex` and followed by white space. */
-const SCHEME_HERE = new RegExp(`(?:${SCHEME_NAMES.map(eitherCase).join('|')})(?=\\s)`, 'y');
-
-/**
- * Word starts (`\b` before a word character, as in the redactor's expressions) whose first two
- * characters begin some prefix or scheme name (either case for the schemes): the only places
- * wordStartHints can raise a hint, so most words of prose are passed over natively.
- */
-const PAIR_AT_WORD_START = (() => {
-  const alternatives = new Set<string>();
-  for (const [prefix] of KEY_FORMATS) alternatives.add(escapeRegExp(prefix.slice(0, 2)));
-  for (const scheme of SCHEME_NAMES) {
-    const [a, b] = [scheme[0] as string, scheme[1] as string];
-    alternatives.add(`[${a}${a.toUpperCase()}][${b}${b.toUpperCase()}]`);
-  }
-  return new RegExp(`\\b(?:${[...alternatives].join('|')})`, 'g');
-})();
-
 /**
  * A whole KEY_FORMATS prefix, or a scheme name (either case) before white space, at a word
- * start: true exactly when the PAIR_AT_WORD_START scan raises HINT_KEY or HINT_SCHEME, which
- * then tells the two apart.
+ * start (`\b`, as in the redactor's expressions). Global: one pass finds every hit, and each
+ * hit's kind follows from its end (see endsWithScheme).
  */
 const HINT_WORD = new RegExp(
   `\\b(?:${KEY_FORMATS.map(([prefix]) => escapeRegExp(prefix)).join('|')}|(?:${SCHEME_NAMES.map(eitherCase).join('|')})(?=\\s))`,
+  'g',
 );
+
+/**
+ * Whether the HINT_WORD hit ending before `end` is a scheme name: no KEY_FORMATS prefix ends in
+ * one (a test holds the lists to that), so a hit that ends in a scheme name before white space
+ * is that name, and any other hit is a key prefix.
+ */
+function endsWithScheme(text: string, end: number): boolean {
+  if (end >= text.length || !isRegExpSpace(text.charCodeAt(end))) return false;
+  for (let k = 0; k < SCHEME_NAMES.length; k++)
+    if (endsWithWord(text, end - 1, SCHEME_NAMES[k] as string)) return true;
+  return false;
+}
+
+/** Whether some KEY_FORMATS prefix ends in a scheme name, which would break endsWithScheme. */
+export function keyPrefixEndsInScheme(): boolean {
+  return KEY_FORMATS.some(([prefix]) => SCHEME_NAMES.some((name) => prefix.toLowerCase().endsWith(name)));
+}
 
 /**
  * The HINT_* bits of `text`; 0 when redactText certainly has nothing to replace.
@@ -125,14 +78,10 @@ export function secretHints(text: string): number {
   let hints = 0;
   if (text.indexOf('@') >= 0) hints |= HINT_AT;
   if (text.indexOf(':') >= 0 || text.indexOf('=') >= 0) hints |= HINT_ASSIGN;
-  // Most text starts no prefix or scheme at all: one scan for the whole words says so, where
-  // the pair scan below stops at every word that merely begins like one (`docs`, `github`).
-  if (!HINT_WORD.test(text)) return hints;
-  const re = PAIR_AT_WORD_START;
+  const re = HINT_WORD;
   re.lastIndex = 0;
   while (re.test(text)) {
-    const at = re.lastIndex - 2;
-    hints |= wordStartHints(text, at);
+    hints |= endsWithScheme(text, re.lastIndex) ? HINT_SCHEME : HINT_KEY;
     if ((hints & (HINT_KEY | HINT_SCHEME)) === (HINT_KEY | HINT_SCHEME)) {
       re.lastIndex = 0;
       break;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactText, redactTextUngated } from '../../src/redact.js';
+import { keyPrefixEndsInScheme } from '../../src/secret-gate.js';
 
 // redactText skips each regular expression when an exact pre-check proves it cannot change the
 // text. These cases sit on the edges of those pre-checks: each must still be redacted, or left
@@ -21,6 +22,18 @@ describe('redactText pre-checks', () => {
     // The gate used to fold `_` like a letter, so these names never opened it.
     ['api_key in JSON text', '{"api_key": "abc123"}', `{"api_key": "${REDACTED}"}`],
     ['access_token in JSON text', '{"access_token":"abc"}', `{"access_token":"${REDACTED}"}`],
+    // The gate tells a scheme hit from a key hit by how the hit ends: both kinds in one text.
+    [
+      'a key after a scheme in prose',
+      'the token expired; key ghp_abcdefghijklmnopqrstuvwxyz12',
+      `the token expired; key ${REDACTED}`,
+    ],
+    [
+      'a scheme after a key prefix that is not a key',
+      'BEGIN here, Bearer abc.def',
+      `BEGIN here, Bearer ${REDACTED}`,
+    ],
+    ['a scheme name right after a key prefix', 'sk-Bearer abcdefghijklmnopq1', `sk-Bearer ${REDACTED}`],
     [
       'dashes and underscores that start no key stay',
       'UTF-8 rate_limit x-ratelimit',
@@ -35,6 +48,10 @@ describe('redactText pre-checks', () => {
 // redaction agree. Texts are stitched from fragments that sit on the pre-checks' edges (prefixes
 // glued to words or split by punctuation, case changes, quotes, non-ASCII), from a fixed seed.
 describe('redactText pre-checks are exact', () => {
+  it('tells a scheme hit from a key hit by its end: no key prefix ends in a scheme name', () => {
+    expect(keyPrefixEndsInScheme()).toBe(false);
+  });
+
   const FRAGMENTS = [
     ...['Bearer ', 'basic ', 'TOKEN ', 'Digest ', 'negotiate ', 'NTLM ', 'xBearer '],
     ...['sk_live_', 'rk_test_', 'whsec_', 'sk-proj-', 'sk-', 'ghp_', 'github_pat_', 'xoxb-', 'xapp-'],
