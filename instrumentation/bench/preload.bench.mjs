@@ -45,6 +45,9 @@ const TARGETS = { throughput: 1.0, cpu: 1.0, addedLatencyUs: 25, bytes: 1.2 };
 const PROFILE = process.env.BENCH_PROFILE !== 'off';
 /** BENCH_PROFILE_DIFF=N also prints the N functions whose self time per request differs most between the two arms. */
 const PROFILE_DIFF = Number(process.env.BENCH_PROFILE_DIFF ?? 0);
+/** A small JSON error body like the upstream's, for the reference timing (see serviceProfiler). */
+const REFERENCE_BODY = '{"error":{"message":"upstream failed","code":"unavailable","retryable":true}}';
+const reference = { sink: undefined };
 
 const role = process.argv[2] ?? 'orchestrator';
 if (role === 'upstream') upstream();
@@ -116,6 +119,7 @@ function service() {
         return;
       }
       n += 1;
+      if (profiler.timing) profiler.timeReference();
       const path =
         failEvery && n % failEvery === 0 ? '/fail' : jsonEvery && n % jsonEvery === 0 ? '/json' : '/ok';
       http
@@ -142,12 +146,36 @@ function service() {
 function serviceProfiler(requests) {
   let session;
   let startedAt = 0;
+  // The reference: one fixed small JSON.parse, timed inside each request of the profiled window
+  // only (so the measured runs carry no extra work) and then in a hot loop in the same process.
+  // Their ratio is how much slower the same code runs in the request flow on this machine (cold
+  // caches between requests), which is how a hot-loop figure (the span-processor bench, the
+  // classifiers') turns into µs per request here.
+  const samples = new Float64Array(1 << 16);
+  let taken = 0;
+  const timeReference = () => {
+    const t0 = process.hrtime.bigint();
+    reference.sink = JSON.parse(REFERENCE_BODY);
+    if (taken < samples.length) samples[taken++] = Number(process.hrtime.bigint() - t0);
+  };
+  const referenceFigures = () => {
+    const inFlow = median(Array.from(samples.subarray(0, taken)));
+    const hot = [];
+    for (let round = 0; round < 9; round++) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < 10_000; i++) reference.sink = JSON.parse(REFERENCE_BODY);
+      hot.push(Number(process.hrtime.bigint() - t0) / 10_000);
+    }
+    return { referenceInFlowNs: inFlow, referenceHotNs: median(hot) };
+  };
   const post = (method, params) =>
     new Promise((resolve, reject) =>
       session.post(method, params, (err, v) => (err ? reject(err) : resolve(v))),
     );
-  return async (command) => {
+  const profiler = async (command) => {
     if (command === 'start') {
+      taken = 0;
+      profiler.timing = true;
       const { Session } = await import('node:inspector');
       session = new Session();
       session.connect();
@@ -158,10 +186,14 @@ function serviceProfiler(requests) {
       return {};
     }
     const { profile } = await post('Profiler.stop');
+    profiler.timing = false;
     session.disconnect();
     const n = requests() - startedAt;
-    return { requests: n, ...attribute(profile, n) };
+    return { requests: n, ...attribute(profile, n), ...referenceFigures() };
   };
+  profiler.timing = false;
+  profiler.timeReference = timeReference;
+  return profiler;
 }
 
 function ownerOf(url) {
@@ -565,6 +597,19 @@ function reportProfile(workload, profiles) {
         `  ${d >= 0 ? '+' : ''}${d.toFixed(2).padStart(7)} (${x.toFixed(2)}, ${y.toFixed(2)}) ${k}`,
       );
   }
+  console.log(
+    `reference JSON.parse of a ${REFERENCE_BODY.length}-byte body, timed inside each request vs in a hot loop, same process: ${[
+      'stock',
+      'faultline',
+    ]
+      .map((name) => {
+        const { referenceInFlowNs: flow, referenceHotNs: hot } = profiles[name];
+        return `${name} ${flow.toFixed(0)} ns vs ${hot.toFixed(0)} ns (${(flow / hot).toFixed(1)}x)`;
+      })
+      .join(
+        ', ',
+      )}: code runs that much slower in the request flow here, so a hot-loop ns (span-processor, classifier benches) costs that many times more per request`,
+  );
   console.log(
     `faultline's own code by function, µs/req: ${profiles.faultline.faultlineTop.map(([fn, us]) => `${fn} ${us.toFixed(1)}`).join(', ')}`,
   );
