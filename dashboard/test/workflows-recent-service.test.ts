@@ -156,6 +156,13 @@ describe('workflows_recent with a service filter', () => {
   });
 
   it('drops a workflow of another service that shares the bit, and finds that service alone', async () => {
+    // The premise: the engine puts COLLIDER on payments' bit, so its rows do pass the pre-filter.
+    const { rows: bits } = await store.runReadOnly(
+      'SELECT cityHash64({a:String}) % 64 AS a, cityHash64({b:String}) % 64 AS b',
+      { a: COLLIDER, b: 'payments' },
+    );
+    expect(Number(bits[0]?.a)).toBe(27);
+    expect(Number(bits[0]?.b)).toBe(27);
     const collider = await recent({ from, to, service: COLLIDER, limit: 1 });
     expect(ids(collider)).toEqual(['svc-collider']);
     expect(await forced('full', { from, to, service: COLLIDER, limit: 1 })).toEqual(collider);

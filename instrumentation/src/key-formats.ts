@@ -1,3 +1,5 @@
+import { escapeRegExp } from './escape-regexp.js';
+
 /**
  * Credential formats whose literal prefix alone identifies them, as `[prefix, rest]`: `rest` is
  * the RegExp source of what follows the prefix. One list feeds both the redactor's expression
@@ -43,10 +45,6 @@ export const KEY_FORMATS: ReadonlyArray<readonly [prefix: string, rest: string]>
   // PEM private keys, to their END line or, when the text was cut, to its end.
   ['BEGIN', '[A-Z ]*PRIVATE KEY-----[\\s\\S]*?(?:-----END[A-Z ]*PRIVATE KEY-----|$)'],
 ];
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
 
 /** All KEY_FORMATS as one global expression. */
 export function keyFormatsRegExp(): RegExp {

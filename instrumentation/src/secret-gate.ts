@@ -7,6 +7,7 @@
  * changes no output, whatever the secret looks like (all letters, all lower case, short).
  */
 
+import { escapeRegExp } from './escape-regexp.js';
 import { KEY_FORMATS } from './key-formats.js';
 
 /** A KEY_FORMATS prefix starts at a word boundary. */
@@ -28,10 +29,6 @@ function pushAt<T>(table: Array<T[] | undefined>, at: number, item: T): void {
 /** AUTH_SCHEME's scheme names, lower case. */
 const SCHEME_NAMES = ['bearer', 'basic', 'token', 'digest', 'negotiate', 'ntlm'];
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 /** eitherCase(`bearer`) is `[bB][eE][aA][rR][eE][rR]`: ASCII case folding, spelled out. */
 function eitherCase(word: string): string {
   let out = '';
@@ -50,9 +47,9 @@ const HINT_WORD = new RegExp(
 );
 
 /**
- * Whether the HINT_WORD hit ending before `end` is a scheme name: no KEY_FORMATS prefix ends in
- * one (a test holds the lists to that), so a hit that ends in a scheme name before white space
- * is that name, and any other hit is a key prefix.
+ * Whether the HINT_WORD hit ending before `end` is a scheme name: no key-prefix hit can end like
+ * one (keyHitCanEndLikeScheme, held false by a test), so a hit that ends in a scheme name before
+ * white space is that name, and any other hit is a key prefix.
  */
 function endsWithScheme(text: string, end: number): boolean {
   if (end >= text.length || !isRegExpSpace(text.charCodeAt(end))) return false;
@@ -61,9 +58,17 @@ function endsWithScheme(text: string, end: number): boolean {
   return false;
 }
 
-/** Whether some KEY_FORMATS prefix ends in a scheme name, which would break endsWithScheme. */
-export function keyPrefixEndsInScheme(): boolean {
-  return KEY_FORMATS.some(([prefix]) => SCHEME_NAMES.some((name) => prefix.toLowerCase().endsWith(name)));
+/**
+ * Whether a key-prefix hit could pass endsWithScheme, which reads the scheme name's length back
+ * from the hit's end: a prefix as long as the name would have to end in it, a shorter one would
+ * have to be the name's own ending (the text before the hit supplying the rest). Either breaks
+ * endsWithScheme, which would then drop HINT_KEY for a real key.
+ */
+export function keyHitCanEndLikeScheme(): boolean {
+  return KEY_FORMATS.some(([prefix]) => {
+    const p = prefix.toLowerCase();
+    return SCHEME_NAMES.some((name) => p.endsWith(name) || name.endsWith(p));
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactText, redactTextUngated } from '../../src/redact.js';
-import { keyPrefixEndsInScheme } from '../../src/secret-gate.js';
+import { keyHitCanEndLikeScheme } from '../../src/secret-gate.js';
 
 // redactText skips each regular expression when an exact pre-check proves it cannot change the
 // text. These cases sit on the edges of those pre-checks: each must still be redacted, or left
@@ -48,8 +48,8 @@ describe('redactText pre-checks', () => {
 // redaction agree. Texts are stitched from fragments that sit on the pre-checks' edges (prefixes
 // glued to words or split by punctuation, case changes, quotes, non-ASCII), from a fixed seed.
 describe('redactText pre-checks are exact', () => {
-  it('tells a scheme hit from a key hit by its end: no key prefix ends in a scheme name', () => {
-    expect(keyPrefixEndsInScheme()).toBe(false);
+  it('tells a scheme hit from a key hit by its end: no key-prefix hit can end like a scheme name', () => {
+    expect(keyHitCanEndLikeScheme()).toBe(false);
   });
 
   const FRAGMENTS = [

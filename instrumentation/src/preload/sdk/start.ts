@@ -11,6 +11,7 @@ import {
 } from '@opentelemetry/resources';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { DISTRO_NAME, DISTRO_NAME_KEY } from '../../derived-attributes.js';
+import { escapeRegExp } from '../../escape-regexp.js';
 import { subscribeDriverErrors } from '../clients/mysql2/index.js';
 import {
   endSpansWaitingOnBodies,
@@ -147,8 +148,4 @@ function registerEsmHooks(instrumentations: Instrumentation[]): void {
 
 interface ModuleDefinitions {
   getModuleDefinitions(): { name: string }[];
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
