@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1.7
 # One image for every role: `docker run faultline start --role collector` (or FAULTLINE_ROLE).
-# Stage 1 installs everything and builds the three workspaces; stage 2 keeps only what runs:
+# Stage 1 installs everything and builds the four workspaces; stage 2 keeps only what runs:
 # production dependencies, the built code, sql/ and the CLI, as the unprivileged `node` user.
 
 FROM node:20.20.2-bookworm-slim AS build
@@ -11,6 +11,7 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 COPY instrumentation/package.json instrumentation/
+COPY sql/package.json sql/
 COPY collector/package.json collector/
 COPY dashboard/package.json dashboard/
 # Dependencies first (cached while only sources change); `prepare` builds once the sources are in.

@@ -156,8 +156,10 @@ function explain(what, err) {
   fail(`${what}: ${err?.message ?? err}`);
 }
 
-const { openStore, startCollector, createAlertEvaluator, resolveAlertConfig, startAlertsServer } =
-  await import('@faultline/collector');
+const { openStore } = await import('@faultline/sql');
+const { startCollector, createAlertEvaluator, resolveAlertConfig, startAlertsServer } = await import(
+  '@faultline/collector'
+);
 let alertConfig;
 if (runAlerts) {
   try {

@@ -29,7 +29,7 @@ if (!existsSync(join(root, 'dashboard/.next/BUILD_ID'))) {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'faultline-bench-pages-'));
 process.env.FAULTLINE_DATA_DIR = dataDir;
-const { openStore } = await import('@faultline/collector');
+const { openStore } = await import('@faultline/sql');
 const store = await openStore({ dataDir });
 const n = (v) => Number(v).toLocaleString('en-US');
 

@@ -1,6 +1,6 @@
+import { type BudgetCounts, computeBudget, edgeBudgetShare, pickHeadline } from '@faultline/collector/budget';
 import { describe, expect, it } from 'vitest';
 import { predictedEndToEnd, predictedMixture, stepReliability } from '../src/lib/compounding';
-import { type BudgetCounts, computeBudget, edgeBudgetShare, pickHeadline } from '../src/lib/error-budget';
 
 const DAY = 86_400;
 const TO = 1_800_000_000;

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Collector, openStore, type Store, startCollector } from '@faultline/collector';
+import { type Collector, startCollector } from '@faultline/collector';
+import { openStore, type Store } from '@faultline/sql';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Store } from '@faultline/collector';
+import type { Store } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // request_span_panel reads one span's maps for the request page's side panel, bounded whatever a
@@ -50,7 +50,7 @@ const neighbour = { ...big, SpanId: 'c'.repeat(16), SpanName: 'neighbour', SpanA
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'faultline-span-panel-'));
-  const { openStore } = await import('@faultline/collector');
+  const { openStore } = await import('@faultline/sql');
   store = await openStore({ dataDir });
   await store.client.insert({ table: 'otel_traces', values: [big, neighbour], format: 'JSONEachRow' });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Store } from '@faultline/collector';
+import type { Store } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // POST /api/sql as the route handler answers it, over a real embedded store: free SQL goes through
@@ -16,7 +16,7 @@ beforeAll(async () => {
   // The route opens the store the same way the server does: from the environment.
   process.env.FAULTLINE_DATA_DIR = join(dir, 'data');
   ({ POST } = await import('../app/api/sql/route'));
-  const { openStore } = await import('@faultline/collector');
+  const { openStore } = await import('@faultline/sql');
   store = await openStore();
 });
 

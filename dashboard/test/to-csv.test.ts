@@ -1,5 +1,5 @@
+import { toCsv } from '@faultline/sql/format';
 import { describe, expect, it } from 'vitest';
-import { toCsv } from '../src/lib/to-csv';
 
 describe('toCsv', () => {
   it('quotes what needs quoting and writes arrays as JSON', () => {

@@ -1,5 +1,5 @@
+import { visibleText } from '@faultline/sql/format';
 import { describe, expect, it } from 'vitest';
-import { visibleText } from '../src/lib/visible-text';
 
 describe('visibleText', () => {
   it('names every reordering or invisible character where it stood, so a name reads in the order it was sent', () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Store } from '@faultline/collector';
+import type { Store } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The Workflows, Retries and Request pages read rollups fed by materialized views (workflows_rollup,
@@ -222,7 +222,7 @@ const batch3: SpanSpec[] = [
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'faultline-h11-rollups-'));
-  const { openStore } = await import('@faultline/collector');
+  const { openStore } = await import('@faultline/sql');
   store = await openStore({ dataDir });
   for (const batch of [batch1, batch2, batch3]) {
     await store.client.insert({ table: 'otel_traces', values: batch.map(row), format: 'JSONEachRow' });

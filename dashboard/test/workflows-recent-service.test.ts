@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Store } from '@faultline/collector';
+import type { Store } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // workflows_recent with a service filter picks its cut-off among the newest partial rows that carry
@@ -83,7 +83,7 @@ const SUFFICE = 'NOT {failed_only:Bool} AND length(newest_keys) = {limit:UInt32}
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'faultline-recent-service-'));
-  const { openStore } = await import('@faultline/collector');
+  const { openStore } = await import('@faultline/sql');
   store = await openStore({ dataDir });
   for (const batch of [batch1, batch2]) {
     await store.client.insert({ table: 'otel_traces', values: batch, format: 'JSONEachRow' });

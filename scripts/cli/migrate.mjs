@@ -43,7 +43,7 @@ export async function run(argv) {
   }
   if (args.backfill && !args.apply)
     return fail('--backfill runs with --apply: give both, or neither for a dry run.');
-  const collector = await import('@faultline/collector');
+  const collector = await import('@faultline/sql');
   const sqlDir = collector.resolveSqlDir();
   if (args.print) {
     try {

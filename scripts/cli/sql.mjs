@@ -56,7 +56,7 @@ export async function run(argv) {
   }
   const format = o.format ?? 'table';
   if (!FORMATS.includes(format)) return fail(`--format ${format} is not a format: give table, csv or json.`);
-  const collector = await import('@faultline/collector');
+  const collector = await import('@faultline/sql');
   if (o.list) {
     for (const q of collector.listNamedQueries())
       console.log(

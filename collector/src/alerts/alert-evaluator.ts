@@ -1,6 +1,6 @@
+import type { Store } from '@faultline/sql';
+import { insertBatch } from '@faultline/sql';
 import { type BudgetInput, callBudgetInputs, computeBudget, requestBudgetInputs } from '../budget/index.js';
-import type { Store } from '../types.js';
-import { insertBatch } from '../writer/insert-batch.js';
 import type { AlertConfig } from './alert-config.js';
 import { type AlertDelivery, createAlertDelivery } from './alert-delivery.js';
 import { type EvaluationStats, renderAlertMetrics } from './alert-metrics.js';

@@ -1,4 +1,4 @@
-import type { Store } from '../types.js';
+import type { Store } from '@faultline/sql';
 import type { AlertNotice } from './alert-types.js';
 import type { Severity } from './burn-rules.js';
 

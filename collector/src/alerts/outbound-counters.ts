@@ -1,5 +1,5 @@
 import { ERROR_CLASSES } from '@faultline/instrumentation';
-import type { Store } from '../types.js';
+import type { Store } from '@faultline/sql';
 
 /**
  * The per-service outbound counters of /metrics (CALLS_METRIC, FAILURES_METRIC in

@@ -1,5 +1,5 @@
 import { attributes, type Envelope } from '@faultline/instrumentation';
-import type { TraceRow } from '../types.js';
+import type { TraceRow } from '@faultline/sql';
 import { correlationOf } from './correlation-of.js';
 import { envelopeOfRow } from './envelope-of-row.js';
 import { isPreloadSpan, showsFailure } from './shows-failure.js';

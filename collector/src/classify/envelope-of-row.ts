@@ -5,7 +5,7 @@ import {
   type Envelope,
   sourceOf,
 } from '@faultline/instrumentation';
-import type { TraceRow } from '../types.js';
+import type { TraceRow } from '@faultline/sql';
 import { AWS_CODE_IN_TEXT } from './driver-texts.js';
 import { errorLikeOf, spanErrorOf } from './error-like-of.js';
 import { grpcStatusOf, headerValue, httpStatusOf } from './semconv-reads.js';

@@ -1,4 +1,4 @@
-import type { TraceRow } from '../types.js';
+import type { TraceRow } from '@faultline/sql';
 import {
   MSSQL_NUMBER_BY_TEXT,
   MYSQL_ERRNO_BY_TEXT,

@@ -4,7 +4,7 @@ import {
   DISTRO_NAME_KEY,
   derivedStatusMessage,
 } from '@faultline/instrumentation';
-import type { TraceRow } from '../types.js';
+import type { TraceRow } from '@faultline/sql';
 
 /**
  * Puts back what the Faultline preload leaves off the wire because it follows from the span (a

@@ -1,5 +1,5 @@
 import { attributes } from '@faultline/instrumentation';
-import type { TraceRow } from '../types.js';
+import type { TraceRow } from '@faultline/sql';
 import { grpcStatusOf, httpStatusOf } from './semconv-reads.js';
 
 /**

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { StoreOptions, WriterOptions } from '../types.js';
+import type { StoreOptions } from '@faultline/sql';
+import type { WriterOptions } from '../types.js';
 import { ConfigError, RECEIVER_DEFAULTS, type ReceiverOptions } from './receiver-config.js';
 
 export const CLI_USAGE = `Usage: faultline-collector [options]

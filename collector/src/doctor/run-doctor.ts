@@ -1,11 +1,13 @@
 import { join } from 'node:path';
+import type { Store } from '@faultline/sql';
+import {
+  DirectoryInUseError,
+  openStore,
+  planMigration,
+  resolveSqlDir,
+  resolveStoreOptions,
+} from '@faultline/sql';
 import { resolveReceiverConfig } from '../config/receiver-config.js';
-import { DirectoryInUseError } from '../lock/directory-in-use-error.js';
-import { planMigration } from '../migrate/migrate.js';
-import { openStore } from '../store/open-store.js';
-import { resolveSqlDir } from '../store/sql-dir.js';
-import { resolveStoreOptions } from '../store/store-options.js';
-import type { Store } from '../types.js';
 import { diskCheck } from './disk-check.js';
 import { type DoctorCheck, MAX_BACKLOG_AGE_S, MAX_CLOCK_SKEW_S } from './doctor-check.js';
 

@@ -1,4 +1,4 @@
-import type { TraceRow } from '../types.js';
+import type { TraceRow } from '@faultline/sql';
 import {
   DecodeContext,
   type DecodeLimits,

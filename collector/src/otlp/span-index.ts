@@ -1,4 +1,4 @@
-import type { TraceRow } from '../types.js';
+import type { TraceRow } from '@faultline/sql';
 
 /** Longest probe run tolerated before the table gives way to a Map (see SpanIndex). */
 const MAX_PROBE = 32;

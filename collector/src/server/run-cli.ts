@@ -1,6 +1,6 @@
+import { openStore } from '@faultline/sql';
 import { CLI_USAGE, parseCliArgs } from '../config/parse-cli-args.js';
 import { ConfigError, resolveReceiverConfig } from '../config/receiver-config.js';
-import { openStore } from '../store/index.js';
 import { startCollector } from './start-collector.js';
 
 /**

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Store } from '@faultline/sql';
+import { openStore } from '@faultline/sql';
 import {
   isLoopback,
   type ReceiverConfig,
@@ -7,8 +9,7 @@ import {
   resolveReceiverConfig,
 } from '../config/receiver-config.js';
 import { type GrpcReceiver, startGrpcReceiver } from '../grpc/start-grpc-receiver.js';
-import { openStore } from '../store/index.js';
-import type { SpanWriter, Store, WriterOptions } from '../types.js';
+import type { SpanWriter, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
 import { checkBearer } from './check-bearer.js';
 import { DecodeBudget } from './decode-budget.js';

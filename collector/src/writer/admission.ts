@@ -1,7 +1,6 @@
-import type { DirectoryLock } from '../lock/directory-lock.js';
-import type { TraceRow } from '../types.js';
+import type { DirectoryLock, TraceRow } from '@faultline/sql';
+import { serializeRowsToBuffer } from '@faultline/sql';
 import type { BodyPool } from './body-pool.js';
-import { serializeRowsToBuffer } from './insert-batch.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import { SaturatedError } from './saturated-error.js';
 import type { Spool } from './spool.js';

@@ -1,4 +1,5 @@
-import type { SpanWriter, Store, WriterOptions } from '../types.js';
+import type { Store } from '@faultline/sql';
+import type { SpanWriter, WriterOptions } from '../types.js';
 import { createInsertAckWriter } from './insert-ack-writer.js';
 import { lockSpool } from './lock-spool.js';
 import { resolveWriterOptions } from './resolve-writer-options.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DirectoryLock } from '../lock/directory-lock.js';
-import type { SettleOptions, SpanWriter, Store, TraceRow, WriterStats } from '../types.js';
+import type { DirectoryLock, Store, TraceRow } from '@faultline/sql';
+import type { SettleOptions, SpanWriter, WriterStats } from '../types.js';
 import { Admission } from './admission.js';
 import { LatencyRecorder } from './latency-histogram.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';

@@ -1,4 +1,4 @@
-import { acquireDirectoryLock, type DirectoryLock } from '../lock/directory-lock.js';
+import { acquireDirectoryLock, type DirectoryLock } from '@faultline/sql';
 
 /**
  * Locks the write-ahead log / spool directory for one writer. Without it, a writer starting on a

@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { resolveClusterName } from '../cluster/cluster-name.js';
-import { CLUSTER_INSERT_SETTINGS } from '../cluster/cluster-settings.js';
+import { CLUSTER_INSERT_SETTINGS, resolveClusterName } from '@faultline/sql';
 import type { WriterOptions } from '../types.js';
 
 export type ResolvedWriterOptions = Required<Omit<WriterOptions, 'spoolDir'>> & { spoolDir: string };

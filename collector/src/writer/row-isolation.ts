@@ -1,4 +1,4 @@
-import { NEWLINE } from './insert-batch.js';
+import { NEWLINE } from '@faultline/sql';
 import { rowRefusal } from './insert-failure.js';
 
 /** A row ClickHouse refused on its own, with why. */

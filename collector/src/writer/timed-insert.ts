@@ -1,5 +1,6 @@
-import type { Store, WriterStats } from '../types.js';
-import { insertBatch } from './insert-batch.js';
+import type { Store } from '@faultline/sql';
+import { insertBatch } from '@faultline/sql';
+import type { WriterStats } from '../types.js';
 import type { LatencyRecorder } from './latency-histogram.js';
 import type { ResolvedWriterOptions } from './resolve-writer-options.js';
 import type { QuarantinedRows, SpoolSegment } from './spool.js';

@@ -1,5 +1,5 @@
-import type { DirectoryLock } from '../lock/directory-lock.js';
-import type { SettleOptions, SpanWriter, Store, TraceRow, WriterStats } from '../types.js';
+import type { DirectoryLock, Store, TraceRow } from '@faultline/sql';
+import type { SettleOptions, SpanWriter, WriterStats } from '../types.js';
 import { Admission } from './admission.js';
 import { BodyPool } from './body-pool.js';
 import { LatencyRecorder } from './latency-histogram.js';

@@ -1,6 +1,6 @@
 import { createHash, type Hash, randomUUID } from 'node:crypto';
 import { type FileHandle, open, readFile, stat, truncate, unlink } from 'node:fs/promises';
-import { NEWLINE } from './insert-batch.js';
+import { NEWLINE } from '@faultline/sql';
 import { countRows } from './row-isolation.js';
 import { fsyncDir, openSegmentPath, type Spool } from './spool.js';
 

@@ -1,14 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store, TraceRow } from '@faultline/sql';
+import { insertBatch, openStore, serializeRows } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dateTime64, hexId, makeFailureRow, makeRow } from '../../../sql/test/support/trace-row-fixture.js';
 import { resolveAlertConfig } from '../../src/alerts/alert-config.js';
 import { createAlertEvaluator } from '../../src/alerts/alert-evaluator.js';
 import type { AlertNotice } from '../../src/alerts/alert-types.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store, TraceRow } from '../../src/types.js';
-import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
-import { dateTime64, hexId, makeFailureRow, makeRow } from '../schema/trace-row-fixture.js';
 import { startAlertmanager, startReceiver } from './receivers.js';
 
 // Alertmanager judges endsAt by its own clock, so the controlled clock starts at the real next minute.

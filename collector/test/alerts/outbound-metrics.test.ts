@@ -2,15 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store, TraceRow } from '@faultline/sql';
+import { insertBatch, openStore, serializeRows } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dateTime64, makeFailureRow, makeRow } from '../../../sql/test/support/trace-row-fixture.js';
 import { resolveAlertConfig } from '../../src/alerts/alert-config.js';
 import { createAlertEvaluator } from '../../src/alerts/alert-evaluator.js';
 import { CALLS_METRIC, FAILURES_METRIC, renderPrometheusRules } from '../../src/alerts/prometheus-rules.js';
 import { type Collector, startCollector } from '../../src/server/start-collector.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store, TraceRow } from '../../src/types.js';
-import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
-import { dateTime64, makeFailureRow, makeRow } from '../schema/trace-row-fixture.js';
 
 // A clock we control, 30 minutes in the past so every minute is complete. The counters add a
 // minute once it is 120 s old (OUTBOUND_SETTLE_S); the first evaluation at M0 + 130 s sets the

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store, TraceRow } from '@faultline/sql';
+import { insertBatch, openStore, serializeRows } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dateTime64, hexId, makeFailureRow, makeRow } from '../../../sql/test/support/trace-row-fixture.js';
 import { resolveAlertConfig } from '../../src/alerts/alert-config.js';
 import { createAlertEvaluator } from '../../src/alerts/alert-evaluator.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store, TraceRow } from '../../src/types.js';
-import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
-import { dateTime64, hexId, makeFailureRow, makeRow } from '../schema/trace-row-fixture.js';
 
 const MIN = 60_000;
 const T1 = Math.floor(Date.now() / MIN) * MIN + MIN;

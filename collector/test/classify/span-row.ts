@@ -1,4 +1,4 @@
-import type { TraceRow } from '../../src/types.js';
+import type { TraceRow } from '@faultline/sql';
 
 export const TRACE_ID = '5b8efff798038103d269b633813fc60c';
 

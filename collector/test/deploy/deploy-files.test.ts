@@ -47,6 +47,7 @@ function faultlineNamesRead(): Set<string> {
   };
   for (const d of [
     'collector/src',
+    'sql/src',
     'dashboard/src',
     'dashboard/app',
     'instrumentation/src',

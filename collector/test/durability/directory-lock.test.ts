@@ -2,9 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { acquireDirectoryLock, DirectoryInUseError, LOCK_FILE } from '@faultline/sql';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DirectoryInUseError } from '../../src/lock/directory-in-use-error.js';
-import { acquireDirectoryLock, LOCK_FILE } from '../../src/lock/directory-lock.js';
 
 const base = mkdtempSync(join(tmpdir(), 'fl-h9-lock-'));
 const purpose = { what: 'the test directory', fix: 'use another one' };

@@ -1,9 +1,10 @@
 // A collector whose ClickHouse never takes an insert, for the takeover test (`node --import tsx`):
 // every request it acknowledges stays in its write-ahead log (<FAULTLINE_DATA_DIR>/wal) until the
 // parent kill -9s it. It holds the data directory's and the log's locks as the real CLI does.
+
+import type { Store } from '@faultline/sql';
+import { openStore } from '@faultline/sql';
 import { startCollector } from '../../src/server/start-collector.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/types.js';
 
 const store = await openStore();
 const held: Store = Object.assign(Object.create(store) as Store, {

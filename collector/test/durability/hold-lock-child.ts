@@ -1,7 +1,7 @@
 // Takes a directory lock in a separate process, for the lock tests (`node --import tsx`):
 //   <dir> hold   lock, print `locked <pid>`, wait to be killed
 //   <dir> exit   lock, then process.exit(0) without releasing: the exit hook must remove the file
-import { acquireDirectoryLock } from '../../src/lock/directory-lock.js';
+import { acquireDirectoryLock } from '@faultline/sql';
 
 const [dir, mode] = process.argv.slice(2) as [string, string];
 acquireDirectoryLock(dir, { what: 'the test directory', fix: 'use another one' });

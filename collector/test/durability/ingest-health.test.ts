@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store } from '@faultline/sql';
+import { openStore } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Collector, readIngestHealth, startCollector } from '../../src/index.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/types.js';
 import { jsonRequest, newTraceId, postTraces } from '../receiver/helpers/otlp-client.js';
 
 // The counters the dashboard's ingest banner reads, against a real chDB store and real OTLP

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Store } from '@faultline/sql';
+import { DirectoryInUseError, openStore } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DirectoryInUseError } from '../../src/lock/directory-in-use-error.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/types.js';
+import { makeRow } from '../../../sql/test/support/trace-row-fixture.js';
 import { createSpanWriter } from '../../src/writer/create-span-writer.js';
 import { resolveWriterOptions } from '../../src/writer/resolve-writer-options.js';
-import { makeRow } from '../schema/trace-row-fixture.js';
 
 // Where the write-ahead log lives, which setting wins, what is refused, and one writer per log.
 let dir: string;

@@ -1,12 +1,13 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store, TraceRow } from '@faultline/sql';
+import { openStore } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
-import type { SpanWriter, Store, TraceRow } from '../../src/types.js';
+import { closedPort, type ShimProcess, startShim } from '../../../sql/test/support/shim-process.js';
+import { makeFailureRow, makeRow } from '../../../sql/test/support/trace-row-fixture.js';
+import type { SpanWriter } from '../../src/types.js';
 import { createSpanWriter } from '../../src/writer/create-span-writer.js';
-import { makeFailureRow, makeRow } from '../schema/trace-row-fixture.js';
-import { closedPort, type ShimProcess, startShim } from './shim-process.js';
 
 let dir: string;
 let port: number;

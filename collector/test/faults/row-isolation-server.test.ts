@@ -1,14 +1,14 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store, TraceRow } from '@faultline/sql';
+import { openStore, serializeRows } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
-import type { SpanWriter, Store, TraceRow } from '../../src/types.js';
+import { closedPort, type ShimProcess, startShim } from '../../../sql/test/support/shim-process.js';
+import { dateTime64, makeRow } from '../../../sql/test/support/trace-row-fixture.js';
+import type { SpanWriter } from '../../src/types.js';
 import { createSpanWriter } from '../../src/writer/create-span-writer.js';
-import { serializeRows } from '../../src/writer/insert-batch.js';
 import { Spool } from '../../src/writer/spool.js';
-import { dateTime64, makeRow } from '../schema/trace-row-fixture.js';
-import { closedPort, type ShimProcess, startShim } from './shim-process.js';
 
 // Against a ClickHouse server (the HTTP shim over chDB in its own process), ClickHouse's refusals
 // reach the writer as @clickhouse/client's ClickHouseError parsed from the server's exception

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Store } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Collector, startCollector } from '../../src/index.js';
-import type { Store } from '../../src/types.js';
 import { postTraces } from '../receiver/helpers/otlp-client.js';
 import { openTestStore, type TestStore } from '../receiver/helpers/test-store.js';
 import { otlpJsonToProtobuf } from './otlp-json-to-protobuf.js';

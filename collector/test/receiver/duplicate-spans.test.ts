@@ -1,6 +1,7 @@
+import type { TraceRow } from '@faultline/sql';
 import protobuf from 'protobufjs/minimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Collector, startCollector, type TraceRow, waitForInserted } from '../../src/index.js';
+import { type Collector, startCollector, waitForInserted } from '../../src/index.js';
 import { SpanIndex, spanIdHash } from '../../src/otlp/span-index.js';
 import { otlpJsonToProtobuf } from '../golden/otlp-json-to-protobuf.js';
 import { newTraceId, postTraces } from './helpers/otlp-client.js';

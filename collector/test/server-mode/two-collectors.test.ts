@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store } from '@faultline/sql';
+import { openStore } from '@faultline/sql';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ShimProcess, startShim } from '../../../sql/test/support/shim-process.js';
 import { waitForInserted } from '../../src/client/wait-for-inserted.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/types.js';
-import { type ShimProcess, startShim } from '../faults/shim-process.js';
 import { exportSpans, makeSpans, type SpanSpec } from '../receiver/helpers/make-spans.js';
 import { runCli, type StartedPart, startPart } from './start-part.js';
 

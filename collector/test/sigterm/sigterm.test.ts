@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store } from '@faultline/sql';
+import { openStore } from '@faultline/sql';
 import { afterAll, expect, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
-import type { Store } from '../../src/types.js';
 import { startLoad } from '../durability/helpers/span-load.js';
 
 // A real collector process (the CLI, from source) under load gets SIGTERM mid-run. Every span it

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store, TraceRow } from '@faultline/sql';
+import { openStore, serializeRows } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store, TraceRow } from '../../src/types.js';
+import { makeRow } from '../../../sql/test/support/trace-row-fixture.js';
 import { createSpanWriter } from '../../src/writer/create-span-writer.js';
-import { serializeRows } from '../../src/writer/insert-batch.js';
 import { SaturatedError } from '../../src/writer/saturated-error.js';
-import { makeRow } from '../schema/trace-row-fixture.js';
 
 let dir: string;
 let store: Store;

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store, TraceRow } from '@faultline/sql';
+import { insertBatch, openStore, serializeRows } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store, TraceRow } from '../../src/types.js';
-import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
+import { dateTime64, makeFailureRow, makeRow } from '../../../sql/test/support/trace-row-fixture.js';
 import { insertIsolatingRows } from '../../src/writer/row-isolation.js';
-import { dateTime64, makeFailureRow, makeRow } from '../schema/trace-row-fixture.js';
 
 // A segment replayed after a crash between its INSERT and its deletion arrives again under its
 // own deduplication token: every table filled from otel_traces must then hold it once.

@@ -5,11 +5,12 @@
 // crash-insert: acknowledge, then die by SIGKILL right after the first segment's INSERT returned,
 //               before its file is deleted (the replay must be dropped by deduplication).
 // replay:       open the same directories, drain, print `rows N distinct N` for <service>.
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/types.js';
+
+import type { Store } from '@faultline/sql';
+import { openStore } from '@faultline/sql';
+import { makeRow } from '../../../sql/test/support/trace-row-fixture.js';
 import { createSpanWriter } from '../../src/writer/create-span-writer.js';
 import { Spool } from '../../src/writer/spool.js';
-import { makeRow } from '../schema/trace-row-fixture.js';
 
 const [dataDir, spoolDir, mode, service, requests] = process.argv.slice(2) as [
   string,

@@ -2,15 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store, TraceRow } from '@faultline/sql';
+import { embeddedRawInsert, openStore, serializeRows } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { embeddedRawInsert } from '../../src/store/embedded-connections.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store, TraceRow } from '../../src/types.js';
+import { makeRow } from '../../../sql/test/support/trace-row-fixture.js';
 import { createSpanWriter } from '../../src/writer/create-span-writer.js';
-import { serializeRows } from '../../src/writer/insert-batch.js';
 import { resolveWriterOptions } from '../../src/writer/resolve-writer-options.js';
 import { SaturatedError } from '../../src/writer/saturated-error.js';
-import { makeRow } from '../schema/trace-row-fixture.js';
 
 let dir: string;
 let store: Store;

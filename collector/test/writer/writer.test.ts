@@ -1,14 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Store, TraceRow } from '@faultline/sql';
+import { insertBatch, openStore, serializeRows } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store, TraceRow } from '../../src/types.js';
+import { makeFailureRow, makeRow } from '../../../sql/test/support/trace-row-fixture.js';
 import { createSpanWriter } from '../../src/writer/create-span-writer.js';
-import { insertBatch, serializeRows } from '../../src/writer/insert-batch.js';
 import { SaturatedError } from '../../src/writer/saturated-error.js';
 import { Spool } from '../../src/writer/spool.js';
-import { makeFailureRow, makeRow } from '../schema/trace-row-fixture.js';
 
 let dir: string;
 let store: Store;

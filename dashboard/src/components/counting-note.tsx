@@ -1,4 +1,4 @@
-import type { CallerFaultMode, Sli } from '../lib/budget-settings';
+import type { CallerFaultMode, Sli } from '@faultline/collector/budget';
 
 /** The counting rules, said where the numbers are: one wording for every panel that counts. */
 export const ELIGIBLE_CALLS =

@@ -1,11 +1,11 @@
 'use client';
 
 import '@xyflow/react/dist/style.css';
+import { visibleText } from '@faultline/sql/format';
 import { type Edge, MarkerType, type Node, ReactFlow } from '@xyflow/react';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { CLASS_STYLES, type FailureClass } from '../lib/failure-classes';
-import { visibleText } from '../lib/visible-text';
 
 export interface MapEdge {
   /** Exact names (node ids); shown through visibleText, as span data is. */

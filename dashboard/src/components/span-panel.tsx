@@ -1,9 +1,9 @@
+import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { formatDurationNs } from '../lib/format';
 import { formatTimeNs } from '../lib/format-time-ns';
 import { requestHref, spanDetailHref } from '../lib/request-href';
 import type { ShownValue } from '../lib/shown-value';
-import { visibleText } from '../lib/visible-text';
 import { type RequestSpan, SHOWN_TEXT_CHARS } from '../server/request-data';
 import type { SpanPanelData, SpanPanelEvent } from '../server/span-panel-data';
 import { ClassBadge } from './class-badge';

@@ -1,10 +1,10 @@
+import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { type CriticalSection, criticalPath } from '../lib/critical-path';
 import { classStyle } from '../lib/failure-classes';
 import { formatDurationNs } from '../lib/format';
 import { requestHref } from '../lib/request-href';
 import { buildSpanTree, type SpanTreeNode } from '../lib/span-tree';
-import { visibleText } from '../lib/visible-text';
 import { REQUEST_MAX_SPANS, type RequestSpan } from '../server/request-data';
 import type { SpanPanelData } from '../server/span-panel-data';
 import { SpanEnvelope } from './span-envelope';

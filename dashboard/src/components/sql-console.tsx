@@ -1,9 +1,8 @@
 'use client';
 
+import { toCsv, visibleText } from '@faultline/sql/format';
 import { useState } from 'react';
 import { resultCellHref } from '../lib/result-links';
-import { toCsv } from '../lib/to-csv';
-import { visibleText } from '../lib/visible-text';
 
 export interface NamedQueryView {
   name: string;

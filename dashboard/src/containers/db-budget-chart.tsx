@@ -1,8 +1,8 @@
+import { BURN_WINDOWS, type Sli } from '@faultline/collector/budget';
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { CountingNote } from '../components/counting-note';
 import { type BudgetBar, HdxBudgetChart } from '../components/hdx-budget-chart';
-import { BURN_WINDOWS, type Sli } from '../lib/budget-settings';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { formatCount, formatPercent } from '../lib/format';

@@ -1,11 +1,11 @@
+import { countsAgainstBudget } from '@faultline/collector/budget';
+import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import type { DashboardParams } from '../lib/dashboard-params';
-import { countsAgainstBudget } from '../lib/error-budget';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { formatCount, formatPercent } from '../lib/format';
 import { dashboardHref } from '../lib/url-state';
-import { visibleText } from '../lib/visible-text';
 import { foldMatrix, loadMatrixCells } from '../server/overview-data';
 import { sqlConsoleHref } from '../server/sql-links';
 

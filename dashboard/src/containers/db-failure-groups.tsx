@@ -1,9 +1,9 @@
+import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatTimeUtc } from '../lib/format';
 import { dashboardHref } from '../lib/url-state';
-import { visibleText } from '../lib/visible-text';
 import {
   FAILURE_GROUP_LOOKBACK_DAYS,
   FAILURE_GROUP_QUIET_HOURS,

@@ -1,11 +1,11 @@
+import { countsAgainstBudget, pickHeadline } from '@faultline/collector/budget';
+import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { FIRST_HAND } from '../components/counting-note';
 import type { DashboardParams } from '../lib/dashboard-params';
-import { countsAgainstBudget, pickHeadline } from '../lib/error-budget';
 import { formatCount, formatPercent, formatTimeUtc } from '../lib/format';
 import { dashboardHref } from '../lib/url-state';
-import { visibleText } from '../lib/visible-text';
 import { foldMatrix, loadCallTotals, loadMatrixCells, topDependency } from '../server/overview-data';
 
 function rangeText(p: DashboardParams): string {

@@ -1,10 +1,10 @@
+import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { Fragment } from 'react';
 import { ClassBadge } from '../components/class-badge';
 import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatDurationNs, formatTimeUtc } from '../lib/format';
-import { visibleText } from '../lib/visible-text';
 import { loadRecentWorkflows } from '../server/workflow-data';
 
 /** Newest workflows with steps and outcome; each links to its request view. */

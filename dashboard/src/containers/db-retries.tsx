@@ -1,9 +1,9 @@
+import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatDurationNs, formatPercent, formatTimeUtc } from '../lib/format';
-import { visibleText } from '../lib/visible-text';
 import { loadMisrouted, loadRetriesByClass, loadRetrySummary, MISROUTED_LIMIT } from '../server/retry-data';
 import { sqlConsoleHref } from '../server/sql-links';
 

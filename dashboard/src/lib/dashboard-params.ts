@@ -7,7 +7,7 @@ import {
   parseSli,
   parseSlo,
   type Sli,
-} from './budget-settings';
+} from '@faultline/collector/budget';
 import { FAILURE_CLASSES } from './failure-classes';
 import { parseTimeRange, type TimeRange } from './time-range';
 

@@ -1,5 +1,5 @@
 import { isSecretKey, REDACTED, redactText } from '@faultline/instrumentation';
-import { visibleText } from './visible-text';
+import { visibleText } from '@faultline/sql/format';
 
 /** One attribute of a span, an event or a resource as a page may show it. */
 export interface ShownValue {

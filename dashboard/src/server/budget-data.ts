@@ -1,6 +1,11 @@
-import { callBudgetInputs, requestBudgetInputs } from '../lib/budget-settings';
+import {
+  type BudgetInput,
+  callBudgetInputs,
+  computeBudgets,
+  requestBudgetInputs,
+  type ServiceBudget,
+} from '@faultline/collector/budget';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
-import { type BudgetInput, computeBudgets, type ServiceBudget } from '../lib/error-budget';
 import { panelQuery } from './run-panel-query';
 
 /**

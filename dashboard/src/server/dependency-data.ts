@@ -1,5 +1,5 @@
+import { type BudgetInput, callBudgetInputs, edgeBudgetShare } from '@faultline/collector/budget';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
-import { type BudgetInput, callBudgetInputs, edgeBudgetShare } from '../lib/error-budget';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 

@@ -1,5 +1,5 @@
+import type { MatrixInputRow } from '@faultline/collector/budget';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
-import type { MatrixInputRow } from '../lib/error-budget';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export interface MatrixCell extends MatrixInputRow {

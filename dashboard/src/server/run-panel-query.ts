@@ -1,5 +1,5 @@
+import { visibleText } from '@faultline/sql/format';
 import { cache } from 'react';
-import { visibleText } from '../lib/visible-text';
 import { getStore } from './store';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NamedQueryInfo } from '@faultline/collector';
-import { collectorModule } from './collector-module';
+import type { NamedQueryInfo } from '@faultline/sql';
+import { sqlModule } from './sql-module';
 import { getStore } from './store';
 
 export const CONSOLE_MAX_ROWS = 10_000;
@@ -13,7 +13,7 @@ export interface ConsoleNamedQuery extends NamedQueryInfo {
 }
 
 export async function consoleNamedQueries(): Promise<ConsoleNamedQuery[]> {
-  const { listNamedQueries, resolveSqlDir } = await collectorModule();
+  const { listNamedQueries, resolveSqlDir } = await sqlModule();
   const dir = join(resolveSqlDir(), 'queries');
   return listNamedQueries().map((q) => ({ ...q, sql: readFileSync(join(dir, `${q.name}.sql`), 'utf8') }));
 }

@@ -1,12 +1,12 @@
-import type { Store } from '@faultline/collector';
-import { collectorModule } from './collector-module';
+import type { Store } from '@faultline/sql';
+import { sqlModule } from './sql-module';
 
 /**
- * The dashboard reads through the collector's Store. `openStore` keeps one Store per process on
+ * The dashboard reads through @faultline/sql's Store. `openStore` keeps one Store per process on
  * globalThis, so under `npm start` the pages share the engine the OTLP receiver writes into (an
  * embedded data directory can be opened by one process only).
  */
 export async function getStore(): Promise<Store> {
-  const { openStore } = await collectorModule();
+  const { openStore } = await sqlModule();
   return openStore();
 }

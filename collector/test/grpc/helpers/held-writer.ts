@@ -1,4 +1,5 @@
-import type { SpanWriter, TraceRow, WriterStats } from '../../../src/types.js';
+import type { TraceRow } from '@faultline/sql';
+import type { SpanWriter, WriterStats } from '../../../src/types.js';
 
 /**
  * A writer that accepts everything at once and whose drain() waits until `release()`: it holds a

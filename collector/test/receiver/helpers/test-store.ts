@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../../../src/store/index.js';
-import type { Store } from '../../../src/types.js';
+import type { Store } from '@faultline/sql';
+import { openStore } from '@faultline/sql';
 
 export interface TestStore {
   store: Store;

@@ -1,2 +1,0 @@
-// Error budget arithmetic lives in the collector's pure budget module (one home for the page and the alerts).
-export * from '@faultline/collector/budget';
