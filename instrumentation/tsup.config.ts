@@ -4,7 +4,12 @@ import { defineConfig } from 'tsup';
 // preload works with both `node --import` and `node --require`. `shims` gives the CJS build an
 // `import.meta.url` for module.register().
 export default defineConfig({
-  entry: { index: 'src/index.ts', register: 'src/register.ts', start: 'src/start.ts' },
+  entry: {
+    index: 'src/index.ts',
+    envelope: 'src/envelope/index.ts',
+    register: 'src/register.ts',
+    start: 'src/start.ts',
+  },
   format: ['esm', 'cjs'],
   dts: true,
   // No clean: tests, benches and other workspaces load dist while it is rebuilt; a clean would

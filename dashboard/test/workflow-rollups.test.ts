@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { burnWindowParams } from '@faultline/collector/budget';
 import type { Store } from '@faultline/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -393,7 +394,12 @@ describe('the packed workflow counters (530) and the failed-workflow shortcut', 
       ),
     ).toEqual(byCause);
     // budget_requests counts each root request once, failed ones under their first failure's class.
-    const requests = await named('budget_requests', { ...wide, service: '', period_from: wide.from });
+    const requests = await named('budget_requests', {
+      ...wide,
+      ...burnWindowParams(),
+      service: '',
+      period_from: wide.from,
+    });
     const expected = new Map<string, number>();
     for (const r of all) {
       const [root] = await query(
@@ -550,14 +556,24 @@ describe('the service filter and the entry service by hash (540)', () => {
   });
 
   it('names each entry service in budget_requests, failed requests under their class', async () => {
-    const requests = await named('budget_requests', { ...later, service: '', period_from: later.from });
+    const requests = await named('budget_requests', {
+      ...later,
+      ...burnWindowParams(),
+      service: '',
+      period_from: later.from,
+    });
     expect(requests.map((r) => [r.service, r.class, Number(r.range_requests)])).toEqual([
       ['checkout', '', 1],
       ['checkout', 'permanent', 1],
       ['ledger', '', 1],
       ['payments', '', 1],
     ]);
-    const ledger = await named('budget_requests', { ...later, service: 'ledger', period_from: later.from });
+    const ledger = await named('budget_requests', {
+      ...later,
+      ...burnWindowParams(),
+      service: 'ledger',
+      period_from: later.from,
+    });
     expect(ledger.map((r) => [r.service, r.class, Number(r.range_requests)])).toEqual([['ledger', '', 1]]);
   });
 });

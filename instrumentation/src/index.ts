@@ -5,26 +5,30 @@
  * `@faultline/instrumentation/start`.
  */
 
-export * as attributes from './attributes.js';
-export { dbSystemOf } from './db-system.js';
 export {
   addDerivedAttributes,
+  attributes,
+  boundedText,
+  createEnvelope,
   type DerivableSpan,
   DISTRO_NAME,
   DISTRO_NAME_KEY,
-  derivedStatusMessage,
-} from './derived-attributes.js';
-export {
-  createEnvelope,
+  dbSystemOf,
   defaultRetryable,
+  derivedStatusMessage,
   type EnvelopeInit,
   ERROR_CLASSES,
+  envelopeJsonSchema,
   MAX_MESSAGE_CHARS,
-} from './envelope.js';
+  modelEnvelopeJsonSchema,
+  RAW_LIMITS,
+  sourceOf,
+  toModelEnvelope,
+  toRaw,
+} from './envelope/index.js';
 export { classifyError } from './error/classify-error.js';
 export { classifyHttpResponse, type HttpClassifyContext } from './http/classify-http-response.js';
 export { normalizeHeaders, parseRetryAfter } from './http/headers.js';
-export { toModelEnvelope } from './model-envelope.js';
 export {
   type AttemptInfo,
   currentAttempt,
@@ -41,10 +45,7 @@ export {
 } from './policy/retry-decision.js';
 export { type AttemptRecord, RetryError } from './policy/retry-error.js';
 export { type AttemptContext, type WithRetryOptions, withRetry } from './policy/with-retry.js';
-export { boundedText, RAW_LIMITS, toRaw } from './raw.js';
-export { isSecretKey, REDACTED, redactText } from './redact.js';
-export { envelopeJsonSchema, modelEnvelopeJsonSchema } from './schema.js';
-export { sourceOf } from './span-source.js';
+export { isSecretKey, REDACTED, redactText } from './redact/index.js';
 export type {
   ClassifyContext,
   Envelope,

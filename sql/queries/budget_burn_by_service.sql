@@ -4,7 +4,7 @@ WITH calls AS (
     SELECT ServiceName, sum(calls) AS outbound_calls
     FROM calls_1m
     WHERE minute >= toStartOfMinute({from:DateTime64(3)}) AND minute < {to:DateTime64(3)}
-      AND SpanKind IN ('Client', 'Producer')
+      AND faultline_outbound_call(SpanKind)
     GROUP BY ServiceName
 )
 SELECT
@@ -17,6 +17,5 @@ SELECT
 FROM first_hand_client_failures(from = toDateTime({from:DateTime64(3)}), to = toDateTime({to:DateTime64(3)})) AS f
 INNER JOIN calls AS c ON f.ServiceName = c.ServiceName
 WHERE f.Timestamp >= {from:DateTime64(3)}
-  AND f.SpanKind IN ('Client', 'Producer')
 GROUP BY service, class
 ORDER BY burn_rate DESC, service, class

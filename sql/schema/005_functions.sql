@@ -1,10 +1,40 @@
--- Rules every materialized view applies to a span, defined once here. SQL user-defined functions
--- are global to the server (not per database), hence the faultline_ prefix; CREATE OR REPLACE so a
--- newer release's rule replaces an older one at start.
+-- The counting rules, each defined once here and used by every materialized view, view and named
+-- query that applies it (a rule with a TypeScript twin has a parity test: sql/test/counting). SQL
+-- user-defined functions are global to the server (not per database), hence the faultline_ prefix;
+-- CREATE OR REPLACE so a newer release's rule replaces an older one. ClickHouse inlines a function
+-- into a view when the view is created, so a changed rule reaches the views only when they are
+-- created again: the migrator does that, and rebuilds the rollups they fill (src/migrate/).
 
 -- Older exporter releases write 'SPAN_KIND_CLIENT'; the dashboard reads the 'Client' form.
 CREATE OR REPLACE FUNCTION faultline_span_kind AS (kind) ->
     if(startsWith(kind, 'SPAN_KIND_'), initcap(substring(kind, 11)), kind);
+
+-- An outbound call: a CLIENT or PRODUCER span (either spelling of the kind). The budget, the alerts
+-- and the Dependencies page count these; first_hand_client_failures (030) is their failures.
+CREATE OR REPLACE FUNCTION faultline_outbound_call AS (kind) ->
+    faultline_span_kind(kind) IN ('Client', 'Producer');
+
+-- The source a span's semantic-convention attributes imply: the twin of sourceOf in
+-- @faultline/instrumentation (span-source.ts), which the preload counts a call under and the
+-- collector files an unclassified failure under; '' where it says none. The AWS SDK before the
+-- database check (a DynamoDB span carries db.system too, yet its failures are the SDK's), and
+-- rpc.system.name (semconv 1.3x) before rpc.system, each by presence as the TypeScript rule reads it.
+CREATE OR REPLACE FUNCTION faultline_semconv_source AS (attrs) -> multiIf(
+    if(mapContains(attrs, 'rpc.system.name'), attrs['rpc.system.name'], attrs['rpc.system']) = 'aws-api', 'sdk',
+    mapContains(attrs, 'db.system.name') OR mapContains(attrs, 'db.system'), 'db',
+    mapContains(attrs, 'rpc.system.name') OR mapContains(attrs, 'rpc.system'), 'rpc',
+    mapContains(attrs, 'http.request.method') OR mapContains(attrs, 'http.method'), 'http',
+    '');
+
+-- The source a span is counted and filed under: the envelope's (faultline.source, which the preload
+-- and the collector's ingest classification write), else what its attributes imply. Successes and
+-- failures of one call land under the same source.
+CREATE OR REPLACE FUNCTION faultline_source AS (attrs) ->
+    if(attrs['faultline.source'] != '', attrs['faultline.source'], faultline_semconv_source(attrs));
+
+-- A span that failed: a classified envelope, or an Error status on a span nobody classified.
+CREATE OR REPLACE FUNCTION faultline_failed AS (attrs, status) ->
+    attrs['faultline.class'] != '' OR status IN ('Error', 'STATUS_CODE_ERROR');
 
 -- What a span is to the budget. '' is a logical call (or a server span): counted. 'transport' is a
 -- request inside another client span of the same operation (an SDK's HTTP request, a driver's
@@ -27,3 +57,21 @@ CREATE OR REPLACE FUNCTION faultline_final_attempt AS (attrs) -> toUInt16(greate
     toUInt16OrZero(attrs['faultline.attempts']),
     toUInt16OrZero(attrs['http.request.resend_count']) + 1,
     1));
+
+-- The attempts an SDK made inside one operation span (faultline.attempts = N: it retried
+-- internally; N - 1 earlier attempts failed), capped at 100; 0 when it says nothing.
+CREATE OR REPLACE FUNCTION faultline_sdk_attempts AS (attrs) ->
+    toUInt64(least(toUInt16OrZero(attrs['faultline.attempts']), 100));
+
+-- Whether the minute rollups (calls_1m, dependency_calls_1m) count a span as a call: a CLIENT or
+-- SERVER span, or any span the preload tagged with a source, unless it is part of another call
+-- (faultline_call_role: a transport request, a successful checkout).
+CREATE OR REPLACE FUNCTION faultline_counted_call AS (name, kind, attrs, status) ->
+    (attrs['faultline.source'] != '' OR faultline_span_kind(kind) IN ('Client', 'Server'))
+    AND faultline_call_role(name, attrs, status) = '';
+
+-- Whether a failure row is an echo the preload saw in its own process (failures.propagated): a
+-- failure below the span came first. The other half of first-hand (an echo across services) is
+-- decided at read time from the trace's links (first_hand_failures, 030).
+CREATE OR REPLACE FUNCTION faultline_propagated AS (attrs) ->
+    attrs['faultline.propagated'] = 'true';

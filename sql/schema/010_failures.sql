@@ -53,7 +53,9 @@ ALTER TABLE failures
 -- transport request's envelope already informs its SDK operation's, and a successful checkout has
 -- no failure to record. The _v3 view replaces the earlier ones (dropped here): the first release's
 -- counted every classified span and numbered attempts only inside withRetry; _v2 did not store the
--- dependency. A view's SELECT cannot be altered in place, so a new rule is a new name.
+-- dependency. Since the counting rules became functions (005), a changed rule or SELECT keeps the
+-- name: the migrator creates the view again and rebuilds this table from otel_traces (src/migrate/).
+-- The source is faultline_source (005): the envelope's own, as on every other row of the span.
 DROP VIEW IF EXISTS failures_mv;
 DROP VIEW IF EXISTS failures_mv_v2;
 
@@ -68,7 +70,7 @@ SELECT
     ParentSpanId,
     Duration,
     SpanAttributes['faultline.class'] AS class,
-    SpanAttributes['faultline.source'] AS source,
+    faultline_source(SpanAttributes) AS source,
     SpanAttributes['faultline.code'] AS code,
     SpanAttributes['faultline.message'] AS message,
     SpanAttributes['faultline.retryable'] = 'true' AS retryable,
@@ -78,7 +80,7 @@ SELECT
     SpanAttributes['faultline.raw'] AS raw,
     faultline_final_attempt(SpanAttributes) AS attempt,
     SpanAttributes['faultline.misrouted_retry'] = 'true' AS misrouted_retry,
-    SpanAttributes['faultline.propagated'] = 'true' AS propagated,
+    faultline_propagated(SpanAttributes) AS propagated,
     faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency
 FROM otel_traces
 WHERE SpanAttributes['faultline.class'] != ''
@@ -102,7 +104,7 @@ SELECT
     ParentSpanId,
     toUInt64(0) AS Duration,
     SpanAttributes['faultline.previous_class'] AS class,
-    SpanAttributes['faultline.source'] AS source,
+    faultline_source(SpanAttributes) AS source,
     SpanAttributes['faultline.previous_code'] AS code,
     SpanAttributes['faultline.previous_message'] AS message,
     true AS retryable,
@@ -114,7 +116,7 @@ SELECT
     false AS propagated,
     faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency
 FROM otel_traces
-ARRAY JOIN range(1, toUInt32(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100))) AS prior_attempt
+ARRAY JOIN range(1, toUInt32(faultline_sdk_attempts(SpanAttributes))) AS prior_attempt
 WHERE SpanAttributes['faultline.previous_class'] != ''
-  AND toUInt16OrZero(SpanAttributes['faultline.attempts']) > 1
+  AND faultline_sdk_attempts(SpanAttributes) > 1
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';

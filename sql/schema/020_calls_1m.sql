@@ -21,12 +21,14 @@ SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
 
 ALTER TABLE calls_1m MODIFY SETTING non_replicated_deduplication_window = 1000;
 
--- source: the preload's faultline.source, else derived from semantic-convention attributes so spans
--- from other instrumentations still count. failures: a classified envelope, or an Error status on a
--- span nobody classified (class '' then marks it as unclassified). Every failure is counted here,
--- echoes included: this rollup is the denominator (calls); first-hand failures are counted from
--- first_hand_failures (030). Transport requests and successful checkouts are not calls
--- (faultline_call_role, 005). The _v2 view replaces the first release's (dropped here).
+-- Each rule is a function of 005: which spans count (faultline_counted_call: CLIENT and SERVER spans
+-- and spans the preload tagged with a source, never a transport request or a successful checkout),
+-- the source (faultline_source: the preload's faultline.source, else what the semantic-convention
+-- attributes imply, as the TypeScript rule does, so spans of other instrumentations count under the
+-- source their failures are filed under), a failure (faultline_failed: a classified envelope, or an
+-- Error status on a span nobody classified; class '' then marks it as unclassified). Every failure
+-- is counted here, echoes included: this rollup is the denominator (calls); first-hand failures are
+-- counted from first_hand_failures (030). The _v2 view replaces the first release's (dropped here).
 DROP VIEW IF EXISTS calls_1m_mv;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS calls_1m_mv_v2 TO calls_1m AS
@@ -34,37 +36,28 @@ SELECT
     toStartOfMinute(Timestamp) AS minute,
     ServiceName,
     faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
-    multiIf(
-        SpanAttributes['faultline.source'] != '', SpanAttributes['faultline.source'],
-        mapContains(SpanAttributes, 'db.system.name') OR mapContains(SpanAttributes, 'db.system'), 'db',
-        SpanAttributes['rpc.system'] = 'aws-api', 'sdk',
-        mapContains(SpanAttributes, 'rpc.system'), 'rpc',
-        arrayExists(k -> startsWith(k, 'http.'), mapKeys(SpanAttributes)), 'http',
-        ''
-    ) AS source,
+    faultline_source(SpanAttributes) AS source,
     SpanAttributes['faultline.class'] AS class,
     SpanAttributes['faultline.code'] AS code,
     toUInt64(1) AS calls,
-    toUInt64(class != '' OR StatusCode IN ('Error', 'STATUS_CODE_ERROR')) AS failures,
+    toUInt64(faultline_failed(SpanAttributes, StatusCode)) AS failures,
     toUInt64(class != '' AND SpanAttributes['faultline.retryable'] = 'true') AS retryable_failures,
     toUInt64(faultline_final_attempt(SpanAttributes) > 1) AS retries,
     toUInt64(SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
     Duration AS duration_ns_sum
 FROM otel_traces
-WHERE (SpanAttributes['faultline.source'] != ''
-       OR otel_traces.SpanKind IN ('Client', 'Server', 'SPAN_KIND_CLIENT', 'SPAN_KIND_SERVER'))
-  AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';
+WHERE faultline_counted_call(SpanName, otel_traces.SpanKind, SpanAttributes, StatusCode);
 
 -- The earlier attempts of an operation its library retried internally (see failures_prior_attempts_mv):
 -- N-1 calls that failed with the faultline.previous_* envelope (class '' when the preload did not
 -- see it: unclassified), of which attempts 2..N-1 are retries.
 CREATE MATERIALIZED VIEW IF NOT EXISTS calls_1m_prior_attempts_mv TO calls_1m AS
-WITH toUInt64(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100)) AS attempts
+WITH faultline_sdk_attempts(SpanAttributes) AS attempts
 SELECT
     toStartOfMinute(Timestamp) AS minute,
     ServiceName,
     faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
-    SpanAttributes['faultline.source'] AS source,
+    faultline_source(SpanAttributes) AS source,
     SpanAttributes['faultline.previous_class'] AS class,
     SpanAttributes['faultline.previous_code'] AS code,
     attempts - 1 AS calls,

@@ -14,14 +14,15 @@
 -- builds and probes several times faster than one of string pairs; with a million failures in a
 -- range, the chance that any two share a hash is about 3 in 100 million.
 --   SELECT class, source, count() FROM first_hand_failures(from = '2026-01-31 09:00:00', to = '2026-01-31 10:00:00') GROUP BY ALL
--- The outbound calls' part on its own (CLIENT and PRODUCER rows), which the budget, the alerts and
--- the Dependencies page read: it needs only the set of failed SERVER spans' parents, not the much
--- larger set of every failed span's parent that the SERVER/INTERNAL rule builds.
+-- The outbound calls' part on its own (faultline_outbound_call, 005: CLIENT and PRODUCER rows),
+-- which the budget, the alerts and the Dependencies page read with no kind filter of their own: it
+-- needs only the set of failed SERVER spans' parents, not the much larger set of every failed
+-- span's parent that the SERVER/INTERNAL rule builds.
 CREATE OR REPLACE VIEW first_hand_client_failures AS
 SELECT *
 FROM failures
 WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-  AND SpanKind IN ('Client', 'Producer')
+  AND faultline_outbound_call(SpanKind)
   AND NOT propagated
   AND NOT (SpanKind = 'Client' AND span_key IN (
       SELECT parent_key FROM failures
@@ -35,7 +36,7 @@ UNION ALL
 SELECT *
 FROM failures
 WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-  AND SpanKind NOT IN ('Client', 'Producer')
+  AND NOT faultline_outbound_call(SpanKind)
   AND NOT propagated
   AND NOT (SpanKind IN ('Server', 'Internal') AND span_key IN (
       SELECT parent_key FROM failures

@@ -28,36 +28,27 @@ SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
 -- deduplicate_blocks_in_dependent_materialized_views), so it is counted once here too.
 ALTER TABLE dependency_calls_1m MODIFY SETTING non_replicated_deduplication_window = 1000;
 
--- calls_1m_mv_v2's eligibility filter, and its counting folded into one view: a span whose library
--- retried internally (faultline.attempts = N) is N calls, N - 1 of them failed, N - 1 retries
--- (calls_1m_prior_attempts_mv counts the earlier attempts the same way).
+-- calls_1m_mv_v2's rules (faultline_counted_call, faultline_source, faultline_failed, 005) and its
+-- counting folded into one view: a span whose library retried internally (faultline.attempts = N)
+-- is N calls, N - 1 of them failed, N - 1 retries (calls_1m_prior_attempts_mv counts the earlier
+-- attempts the same way).
 CREATE MATERIALIZED VIEW IF NOT EXISTS dependency_calls_1m_mv TO dependency_calls_1m AS
 WITH
-    toUInt64(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100)) AS sdk_attempts,
+    faultline_sdk_attempts(SpanAttributes) AS sdk_attempts,
     if(sdk_attempts > 1, sdk_attempts - 1, 0) AS prior_attempts
 SELECT
     toStartOfMinute(Timestamp) AS minute,
     ServiceName,
     faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
-    multiIf(
-        SpanAttributes['faultline.source'] != '', SpanAttributes['faultline.source'],
-        mapContains(SpanAttributes, 'db.system.name') OR mapContains(SpanAttributes, 'db.system'), 'db',
-        SpanAttributes['rpc.system'] = 'aws-api', 'sdk',
-        mapContains(SpanAttributes, 'rpc.system'), 'rpc',
-        arrayExists(k -> startsWith(k, 'http.'), mapKeys(SpanAttributes)), 'http',
-        ''
-    ) AS source,
+    faultline_source(SpanAttributes) AS source,
     faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency,
     toUInt64(count() + sum(prior_attempts)) AS calls,
-    toUInt64(countIf(SpanAttributes['faultline.class'] != '' OR StatusCode IN ('Error', 'STATUS_CODE_ERROR'))
-        + sum(prior_attempts)) AS failures,
+    toUInt64(countIf(faultline_failed(SpanAttributes, StatusCode)) + sum(prior_attempts)) AS failures,
     toUInt64(countIf(faultline_final_attempt(SpanAttributes) > 1)
         + sum(if(prior_attempts > 1, prior_attempts - 1, 0))) AS retries,
     toUInt64(countIf(SpanAttributes['faultline.misrouted_retry'] = 'true')) AS misrouted,
     toUInt64(sum(Duration)) AS duration_ns_sum,
     quantilesState(0.5, 0.95)(Duration) AS latency_ns
 FROM otel_traces
-WHERE (SpanAttributes['faultline.source'] != ''
-       OR otel_traces.SpanKind IN ('Client', 'Server', 'SPAN_KIND_CLIENT', 'SPAN_KIND_SERVER'))
-  AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = ''
+WHERE faultline_counted_call(SpanName, otel_traces.SpanKind, SpanAttributes, StatusCode)
 GROUP BY minute, ServiceName, SpanKind, source, dependency;

@@ -63,11 +63,13 @@ ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS entry_failed_attempts Simp
 ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS entry_retries SimpleAggregateFunction(sum, UInt64);
 ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS failed_attempt_count SimpleAggregateFunction(sum, UInt64);
 
--- A call is a CLIENT (or PRODUCER) span that faultline_call_role counts (005). A workflow failed
--- when its root server span failed (an envelope or an Error status); without a recorded root, when
--- its last outbound call failed. The first failure is the failure that ENDED first among those the
--- preload did not already know to be echoes: an echo ends after the failure it echoes (a caller's
--- 422 after the callee's 23505), so the earliest end is where the trouble started. An SDK's earlier
+-- A call is an outbound call (faultline_outbound_call, 005) that faultline_call_role counts. A
+-- workflow failed when its root server span failed (faultline_failed: an envelope or an Error
+-- status); without a recorded root, when its last outbound call failed. The first failure is the
+-- failure that ENDED first among those the preload did not already know to be echoes
+-- (faultline_propagated, the in-process half of first-hand). The other half needs no test here:
+-- an echo across services ends after the failure it echoes (a caller's 422 after the callee's
+-- 23505), so the earliest end is where the trouble started, first-hand. An SDK's earlier
 -- internal attempts (faultline.attempts, 005) failed before the operation's own end; their start
 -- time stands for their end. The _v2 view replaces the first release's (dropped here), which took
 -- the earliest START, the entry's own server span.
@@ -80,15 +82,16 @@ WITH
     -- The first attempt of this span's operation is a repeat of an earlier span: not a new step.
     greatest(toUInt16OrZero(SpanAttributes['faultline.attempt']),
              toUInt16OrZero(SpanAttributes['http.request.resend_count']) + 1) > 1 AS repeats_earlier,
-    toUInt64(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100)) AS sdk_attempts,
+    faultline_sdk_attempts(SpanAttributes) AS sdk_attempts,
     sdk_attempts > 1 AND SpanAttributes['faultline.previous_class'] != '' AS had_prior_failures,
     -- This span is a retry when it repeats an earlier span; an SDK's own retries happen inside it.
     toUInt64(repeats_earlier) + if(sdk_attempts > 1, sdk_attempts - 1, 0) AS span_retries,
-    kind IN ('Client', 'Producer') AS is_call,
+    faultline_outbound_call(otel_traces.SpanKind) AS is_call,
     SpanAttributes['faultline.entry'] = 'true' AS is_entry,
     toUInt64(class != '') + if(had_prior_failures, sdk_attempts - 1, 0) AS failed_attempts,
     kind = 'Server' AND ParentSpanId = '' AS is_root,
-    class != '' OR StatusCode IN ('Error', 'STATUS_CODE_ERROR') AS span_failed,
+    faultline_failed(SpanAttributes, StatusCode) AS span_failed,
+    faultline_source(SpanAttributes) AS source,
     toString(ServiceName) AS service,
     toUnixTimestamp64Nano(Timestamp) AS start_ns
 SELECT
@@ -107,10 +110,10 @@ SELECT
     min(multiIf(
         had_prior_failures,
             concat(leftPad(toString(start_ns), 19, '0'), '\t', SpanAttributes['faultline.previous_class'], '\t',
-                   SpanAttributes['faultline.source'], '\t', SpanAttributes['faultline.previous_code'], '\t', service),
-        class != '' AND SpanAttributes['faultline.propagated'] != 'true',
+                   source, '\t', SpanAttributes['faultline.previous_code'], '\t', service),
+        class != '' AND NOT faultline_propagated(SpanAttributes),
             concat(leftPad(toString(start_ns + Duration), 19, '0'), '\t', class, '\t',
-                   SpanAttributes['faultline.source'], '\t', SpanAttributes['faultline.code'], '\t', service),
+                   source, '\t', SpanAttributes['faultline.code'], '\t', service),
         '~')) AS first_failure,
     max(if(is_call, toUInt64(start_ns) * 2 + span_failed, 0)) AS last_call,
     min(concat(if(is_root, '0', '1'), leftPad(toString(start_ns), 19, '0'), '\t', service)) AS entry,

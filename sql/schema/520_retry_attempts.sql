@@ -40,6 +40,7 @@ ALTER TABLE retry_attempts ADD COLUMN IF NOT EXISTS previous_class LowCardinalit
 
 -- Attempts are numbered by faultline_final_attempt (005): identical repeats of a failed call, an
 -- SDK's own retries, http.request.resend_count. Transport requests and checkouts are not calls.
+-- The source is faultline_source (005), so a retry that succeeded is filed where its failures are.
 -- The _v2 view replaces the first release's (dropped here), which knew only withRetry's attempts.
 DROP VIEW IF EXISTS retry_attempts_mv;
 
@@ -55,7 +56,7 @@ SELECT
     kind AS SpanKind,
     TraceId,
     Duration,
-    SpanAttributes['faultline.source'] AS source,
+    faultline_source(SpanAttributes) AS source,
     SpanAttributes['faultline.class'] AS class,
     SpanAttributes['faultline.code'] AS code,
     SpanAttributes['faultline.previous_class'] AS previous_class,
@@ -76,7 +77,7 @@ SELECT
     faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
     TraceId,
     toUInt64(0) AS Duration,
-    SpanAttributes['faultline.source'] AS source,
+    faultline_source(SpanAttributes) AS source,
     SpanAttributes['faultline.previous_class'] AS class,
     SpanAttributes['faultline.previous_code'] AS code,
     SpanAttributes['faultline.previous_class'] AS previous_class,
@@ -84,7 +85,7 @@ SELECT
     false AS misrouted_retry,
     SpanAttributes['faultline.correlation_id'] AS correlation_id
 FROM otel_traces
-ARRAY JOIN range(2, toUInt32(least(toUInt16OrZero(SpanAttributes['faultline.attempts']), 100))) AS prior_attempt
+ARRAY JOIN range(2, toUInt32(faultline_sdk_attempts(SpanAttributes))) AS prior_attempt
 WHERE SpanAttributes['faultline.previous_class'] != ''
-  AND toUInt16OrZero(SpanAttributes['faultline.attempts']) > 2
+  AND faultline_sdk_attempts(SpanAttributes) > 2
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';

@@ -21,5 +21,6 @@ export { acquireDirectoryLock, type DirectoryLock, LOCK_FILE } from './lock/dire
 export type { LockOwner } from './lock/lock-owner.js';
 export { applySchema } from './migrate/apply-schema.js';
 export * from './migrate/index.js';
+export { openStore, STORE_PARTS } from './open-store.js';
 export * from './store/index.js';
 export type * from './types.js';

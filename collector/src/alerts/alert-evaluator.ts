@@ -1,9 +1,17 @@
 import type { Store } from '@faultline/sql';
 import { insertBatch } from '@faultline/sql';
-import { type BudgetInput, callBudgetInputs, computeBudget, requestBudgetInputs } from '../budget/index.js';
+import type { Registry } from 'prom-client';
+import {
+  BURN_WINDOWS,
+  type BudgetInput,
+  burnWindowParams,
+  callBudgetInputs,
+  computeBudget,
+  requestBudgetInputs,
+} from '../budget/index.js';
 import type { AlertConfig } from './alert-config.js';
 import { type AlertDelivery, createAlertDelivery } from './alert-delivery.js';
-import { type EvaluationStats, renderAlertMetrics } from './alert-metrics.js';
+import { alertMetrics, type EvaluationStats } from './alert-metrics.js';
 import type { AlertBreakdown, AlertNotice, DeliveryOutcome } from './alert-types.js';
 import { evaluateClassRules, labelsFromKey } from './class-rules.js';
 import { type BurnFinding, judgeBurn, windowSeconds } from './judge-burn.js';
@@ -42,12 +50,15 @@ export interface AlertEvaluator {
   idle(): Promise<void>;
   firing(): AlertNotice[];
   /** This role's part of /metrics: outbound call/failure counters, firing alerts, evaluator health. */
-  metrics(): string;
+  metrics(): Promise<string>;
+  /** The registry behind metrics(), read live at each scrape; without the Node process metrics. */
+  readonly registry: Registry;
   /** For /healthz: how the evaluations have gone and how many alerts fire. */
   health(): EvaluationStats & { firing: number };
 }
 
-const THREE_DAYS_S = 3 * 86_400;
+/** The longest burn window (3 d): all that the budget queries of an evaluation read. */
+const LONGEST_WINDOW_S = Math.max(...BURN_WINDOWS.map((w) => w.seconds));
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -71,6 +82,12 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
   let running: Promise<unknown> | null = null;
   const counters = createOutboundCounters({ store, now, settleS: o.settleS });
   const stats: EvaluationStats = { ok: 0, failed: 0, lastDurationS: null, lastSuccessS: null };
+  const registry = alertMetrics({
+    series: () => counters.series(),
+    countedUntilS: () => counters.countedUntilS(),
+    firing: () => current.values(),
+    stats,
+  });
 
   async function recordDelivery(d: DeliveryOutcome): Promise<void> {
     const row = {
@@ -240,19 +257,20 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     states ??= await loadStates();
     const nowMs = now();
     const toS = Math.floor(nowMs / 1000);
-    // The windows end now; the longest is 3 d, so that is all the budget queries read.
+    // The windows end now; the longest is all the budget queries read.
     const params = {
-      from: toS - THREE_DAYS_S,
+      from: toS - LONGEST_WINDOW_S,
       to: toS,
-      period_from: toS - THREE_DAYS_S,
+      period_from: toS - LONGEST_WINDOW_S,
       service: '',
       source: '',
+      ...burnWindowParams(),
     };
     const findings = new Map<string, BurnFinding>();
     for (const input of await budgetInputs(params)) {
       const budget = computeBudget(input, {
         slo: config.sloByService[input.service] ?? config.slo,
-        periodS: THREE_DAYS_S,
+        periodS: LONGEST_WINDOW_S,
         toS,
         nowS: toS,
         callerFaults: config.callerFaults,
@@ -378,7 +396,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     idle: () => delivery.idle(),
     firing: () => [...current.values()],
     health: () => ({ ...stats, firing: current.size }),
-    metrics: () =>
-      renderAlertMetrics(counters.series(), counters.countedUntilS(), [...current.values()], stats),
+    metrics: () => registry.metrics(),
+    registry,
   };
 }

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopback } from '../config/receiver-config.js';
+import { METRICS_CONTENT_TYPE, withProcessMetrics } from '../metrics/live-metrics.js';
 import { checkBearer } from '../server/check-bearer.js';
 import { sendProblem } from '../server/send-problem.js';
 import type { AlertEvaluator } from './alert-evaluator.js';
@@ -41,6 +42,7 @@ export async function startAlertsServer(o: AlertsServerOptions): Promise<AlertsS
     );
   const now = o.now ?? Date.now;
   const startedS = Math.floor(now() / 1000);
+  const metrics = withProcessMetrics(o.evaluator.registry);
   const server = createServer((req, res) => {
     req.resume();
     const path = (req.url ?? '/').split('?', 1)[0];
@@ -57,8 +59,16 @@ export async function startAlertsServer(o: AlertsServerOptions): Promise<AlertsS
           'beyond loopback /metrics needs Authorization: Bearer <FAULTLINE_INGEST_TOKEN>',
           { 'www-authenticate': 'Bearer' },
         );
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-      res.end(o.evaluator.metrics());
+      metrics.metrics().then(
+        (body) => {
+          res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
+          res.end(body);
+        },
+        (err: unknown) => {
+          console.error('[faultline] alerts /metrics failed:', err);
+          sendProblem(res, 500, 'Internal Server Error', 'rendering /metrics failed; see the log');
+        },
+      );
       return;
     }
     const h = o.evaluator.health();

@@ -10,7 +10,7 @@ export {
 } from './alert-config.js';
 export { type AlertDelivery, createAlertDelivery, webhookPayload } from './alert-delivery.js';
 export { type AlertEvaluator, type AlertEvaluatorOptions, createAlertEvaluator } from './alert-evaluator.js';
-export { type EvaluationStats, renderAlertMetrics } from './alert-metrics.js';
+export { type AlertMetricsSource, alertMetrics, type EvaluationStats } from './alert-metrics.js';
 export {
   type AlertRules,
   DEFAULT_ALERT_RULES,

@@ -6,10 +6,16 @@ type Row = Record<string, unknown>;
 const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 
-/** One row's range, per-window and period counts (`<prefix>_5m` … columns of the budget queries). */
+/**
+ * One row's range, per-window and period counts. The windows are the `<prefix>_windows` array of
+ * the budget queries, one count per window of burnWindowParams, in BURN_WINDOWS order.
+ */
 export function budgetCounts(r: Row, prefix: string, rangeKey: string, periodKey: string): BudgetCounts {
+  const counts = r[`${prefix}_windows`];
   const windows = {} as Record<BurnWindow, number>;
-  for (const w of BURN_WINDOWS) windows[w.key] = num(r[`${prefix}_${w.key}`]);
+  BURN_WINDOWS.forEach((w, i) => {
+    windows[w.key] = num(Array.isArray(counts) ? counts[i] : undefined);
+  });
   return { range: num(r[rangeKey]), windows, period: num(r[periodKey]) };
 }
 

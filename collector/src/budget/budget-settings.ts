@@ -22,7 +22,9 @@ export type CallerFaultMode = (typeof CALLER_FAULT_MODES)[number];
 
 /**
  * Burn-rate windows of the SRE workbook's multi-window alerts, shown beside the selected range and
- * evaluated by the collector's alerts (src/alerts/burn-rules.ts pairs them long × short).
+ * evaluated by the collector's alerts (src/alerts/burn-rules.ts pairs them long × short). Their one
+ * home: the budget queries (sql/queries/dashboard/budget_*.sql) take them as a parameter
+ * (burnWindowParams) and count one column per window, in this order (budgetCounts reads them).
  */
 export const BURN_WINDOWS = [
   { key: '5m', seconds: 5 * 60 },
@@ -32,6 +34,15 @@ export const BURN_WINDOWS = [
   { key: '3d', seconds: 3 * 24 * 60 * 60 },
 ] as const;
 export type BurnWindow = (typeof BURN_WINDOWS)[number]['key'];
+
+/**
+ * The burn windows as the budget queries take them: `{windows_s:Array(UInt32)}`, each window's
+ * length in seconds, in BURN_WINDOWS order. Every caller of budget_calls, budget_failures and
+ * budget_requests passes these.
+ */
+export function burnWindowParams(): { windows_s: number[] } {
+  return { windows_s: BURN_WINDOWS.map((w) => w.seconds) };
+}
 
 export function parseSlo(raw: string, name: string): number {
   const slo = Number(raw);

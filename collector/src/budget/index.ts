@@ -6,6 +6,7 @@ export {
   BURN_WINDOWS,
   type BurnWindow,
   budgetDefaults,
+  burnWindowParams,
   CALLER_FAULT_CLASSES,
   CALLER_FAULT_MODES,
   type CallerFaultMode,

@@ -1,4 +1,4 @@
-import { attributes, type Envelope } from '@faultline/instrumentation';
+import { attributes, type Envelope, envelopeAttributes } from '@faultline/instrumentation/envelope';
 import type { TraceRow } from '@faultline/sql';
 import { correlationOf } from './correlation-of.js';
 import { envelopeOfRow } from './envelope-of-row.js';
@@ -21,22 +21,11 @@ export function classifyRow(row: TraceRow): boolean {
   } catch {
     return false;
   }
-  writeEnvelope(attrs, envelope);
-  return true;
-}
-
-/**
- * The envelope as the OTLP → ClickHouse map stores the preload's attributes: booleans as
- * "true"/"false", numbers in decimal, raw as JSON; retry_after absent when null.
- */
-function writeEnvelope(attrs: Record<string, string>, e: Envelope): void {
-  attrs[attributes.ATTR_CLASS] = e.class;
-  attrs[attributes.ATTR_SOURCE] = e.source;
-  attrs[attributes.ATTR_CODE] = e.code;
-  attrs[attributes.ATTR_MESSAGE] = e.message;
-  attrs[attributes.ATTR_RETRYABLE] = String(e.retryable);
-  if (e.retry_after !== null) attrs[attributes.ATTR_RETRY_AFTER] = String(e.retry_after);
-  attrs[attributes.ATTR_CORRELATION_ID] = e.correlation_id;
-  attrs[attributes.ATTR_RAW] = JSON.stringify(e.raw);
+  // The span carries no correlation id of its own (isPreloadSpan): the envelope's is written.
+  Object.assign(
+    attrs,
+    envelopeAttributes(envelope, attrs, { correlationId: '', sourceDerivable: false }, 'stored'),
+  );
   attrs[attributes.ATTR_CLASSIFIED_BY] = attributes.CLASSIFIED_BY_COLLECTOR;
+  return true;
 }

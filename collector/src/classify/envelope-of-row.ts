@@ -1,14 +1,9 @@
-import {
-  classifyError,
-  classifyHttpResponse,
-  dbSystemOf,
-  type Envelope,
-  sourceOf,
-} from '@faultline/instrumentation';
+import { classifyError, classifyHttpResponse } from '@faultline/instrumentation';
+import { dbSystemOf, type Envelope, httpStatusOf, sourceOf } from '@faultline/instrumentation/envelope';
 import type { TraceRow } from '@faultline/sql';
 import { AWS_CODE_IN_TEXT } from './driver-texts.js';
 import { errorLikeOf, spanErrorOf } from './error-like-of.js';
-import { grpcStatusOf, headerValue, httpStatusOf } from './semconv-reads.js';
+import { grpcStatusOf, headerValue } from './semconv-reads.js';
 
 /**
  * The envelope the preload would have built for a failed span that arrived without one, from what

@@ -3,7 +3,7 @@ import {
   DISTRO_NAME,
   DISTRO_NAME_KEY,
   derivedStatusMessage,
-} from '@faultline/instrumentation';
+} from '@faultline/instrumentation/envelope';
 import type { TraceRow } from '@faultline/sql';
 
 /**

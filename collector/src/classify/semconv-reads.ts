@@ -4,14 +4,6 @@
  */
 type Attrs = Record<string, string>;
 
-/** `http.response.status_code` (stable) or `http.status_code` (old). */
-export function httpStatusOf(attrs: Attrs): number | undefined {
-  const raw = attrs['http.response.status_code'] ?? attrs['http.status_code'];
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 100 && n <= 999 ? n : undefined;
-}
-
 /** gRPC status names, index = numeric code (grpc/doc/statuscodes.md). */
 const GRPC_STATUS = [
   'OK',

@@ -1,6 +1,6 @@
-import { attributes } from '@faultline/instrumentation';
+import { attributes, httpStatusOf } from '@faultline/instrumentation/envelope';
 import type { TraceRow } from '@faultline/sql';
-import { grpcStatusOf, httpStatusOf } from './semconv-reads.js';
+import { grpcStatusOf } from './semconv-reads.js';
 
 /**
  * Attributes that say the preload already decided about this span: an envelope (left exactly as

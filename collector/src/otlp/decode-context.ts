@@ -1,7 +1,7 @@
+import { sanitizeEnvelopeAttributes } from '@faultline/instrumentation/envelope';
 import type { TraceRow } from '@faultline/sql';
 import { classifyRow } from '../classify/classify-row.js';
 import { restoreDerived } from '../classify/restore-derived.js';
-import { sanitizeEnvelopeAttributes } from './envelope-attributes.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import { SpanIndex } from './span-index.js';
 

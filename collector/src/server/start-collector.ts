@@ -9,6 +9,8 @@ import {
   resolveReceiverConfig,
 } from '../config/receiver-config.js';
 import { type GrpcReceiver, startGrpcReceiver } from '../grpc/start-grpc-receiver.js';
+import { collectorMetrics } from '../metrics/collector-metrics.js';
+import { METRICS_CONTENT_TYPE, withProcessMetrics } from '../metrics/live-metrics.js';
 import type { SpanWriter, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
 import { checkBearer } from './check-bearer.js';
@@ -16,7 +18,6 @@ import { DecodeBudget } from './decode-budget.js';
 import { handleTraces, type TracesHandlerDeps } from './handle-traces.js';
 import { type IngestHealth, ingestHealth, registerIngestHealth } from './ingest-health.js';
 import { ReceiverStats } from './receiver-stats.js';
-import { renderMetrics } from './render-metrics.js';
 import { sendProblem } from './send-problem.js';
 
 export interface CollectorOptions extends ReceiverOptions {
@@ -26,7 +27,7 @@ export interface CollectorOptions extends ReceiverOptions {
   writer?: SpanWriter;
   writerOptions?: WriterOptions;
   /** More Prometheus text appended to /metrics (the alerting role's counters when it runs here). */
-  extraMetrics?: () => string;
+  extraMetrics?: () => string | Promise<string>;
 }
 
 export interface Collector {
@@ -70,6 +71,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
   // Ours to close; a writer the caller passed in is only drained, the caller closes it.
   const finishWriter = () => (ownsWriter ? activeWriter.close() : activeWriter.drain());
   const stats = new ReceiverStats();
+  const metrics = withProcessMetrics(collectorMetrics(stats, () => activeWriter.stats()));
   const startedAt = Date.now();
   let closing = false;
   const inFlight = new Set<Promise<void>>();
@@ -121,8 +123,8 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
           { 'www-authenticate': 'Bearer' },
         );
       }
-      const body = renderMetrics(stats, activeWriter.stats()) + (options.extraMetrics?.() ?? '');
-      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+      const body = (await metrics.metrics()) + ((await options.extraMetrics?.()) ?? '');
+      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
       res.end(body);
       return;
     }

@@ -1,20 +1,32 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { attributes } from '@faultline/instrumentation';
 import { describe, expect, it } from 'vitest';
 
 /**
- * One attribute contract: the `faultline.*` names live in instrumentation/src/attributes.ts, which
- * the preload, the collector-side classifier and these tests import. The SQL schema reads them by
- * their literal text, so this checks the two agree in both directions.
+ * One attribute contract: the `faultline.*` names live in
+ * instrumentation/src/envelope/attribute-names.ts, which the preload, the collector-side classifier
+ * and these tests import. The SQL schema reads them by their literal text, so this checks the two
+ * agree in both directions.
  */
-const SCHEMA = join(import.meta.dirname, '../../../sql/schema');
+const SQL = join(import.meta.dirname, '../../../sql');
 
-/** Every `faultline.*` key a schema file looks up in an attribute map (`SpanAttributes['…']`, `attrs['…']`). */
-function keysReadBySchema(): Set<string> {
+/** The .sql files under a folder of sql/, subfolders included (sql/queries/dashboard, …). */
+function sqlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const path = join(dir, f);
+    return statSync(path).isDirectory() ? sqlFiles(path) : f.endsWith('.sql') ? [path] : [];
+  });
+}
+
+/**
+ * Every `faultline.*` key the schema files, or the named queries, look up in an attribute map
+ * (`SpanAttributes['…']`, `attrs['…']`).
+ */
+function keysRead(folder: 'schema' | 'queries'): Set<string> {
   const keys = new Set<string>();
-  for (const file of readdirSync(SCHEMA).filter((f) => f.endsWith('.sql'))) {
-    const sql = readFileSync(join(SCHEMA, file), 'utf8');
+  for (const file of sqlFiles(join(SQL, folder))) {
+    const sql = readFileSync(file, 'utf8');
     for (const m of sql.matchAll(
       /\[\s*'(faultline\.[a-z_.]+)'\s*\]|mapContains\(\w+,\s*'(faultline\.[a-z_.]+)'\)/g,
     ))
@@ -30,13 +42,19 @@ const declared = new Set(
 );
 
 describe('faultline.* attribute contract', () => {
-  const read = keysReadBySchema();
+  const read = keysRead('schema');
+  const readByQueries = keysRead('queries');
 
-  it('the schema reads keys at all (the pattern still matches its SQL)', () => {
+  it('the schema and the named queries read keys at all (the pattern still matches their SQL)', () => {
     expect(read.size).toBeGreaterThan(8);
+    expect(readByQueries.size).toBeGreaterThan(8);
   });
 
-  it('every faultline.* key the schema reads is declared in attributes.ts', () => {
+  it('every faultline.* key a named query (sql/queries) reads is declared', () => {
+    expect([...readByQueries].filter((k) => !declared.has(k))).toEqual([]);
+  });
+
+  it('every faultline.* key the schema reads is declared in attribute-names.ts', () => {
     expect([...read].filter((k) => !declared.has(k))).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 import {
   type BudgetInput,
+  burnWindowParams,
   callBudgetInputs,
   computeBudgets,
   requestBudgetInputs,
@@ -13,7 +14,8 @@ import { panelQuery } from './run-panel-query';
  * class and dependency filters narrow the failures only: the service's calls stay its budget.
  */
 async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
-  const params = budgetQueryParams(p);
+  // The burn windows from their one home (budget-settings.ts): one count per window.
+  const params = { ...budgetQueryParams(p), ...burnWindowParams() };
   const { class: cls, dependency } = failureQueryParams(p);
   const [calls, failures] = await Promise.all([
     panelQuery('budget_calls', params),
@@ -26,7 +28,9 @@ async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
 async function requestInputs(p: DashboardParams): Promise<BudgetInput[]> {
   // A request is not of one source: the source filter narrows outbound calls only.
   const { source: _source, ...params } = budgetQueryParams(p);
-  const inputs = requestBudgetInputs(await panelQuery('budget_requests', params));
+  const inputs = requestBudgetInputs(
+    await panelQuery('budget_requests', { ...params, ...burnWindowParams() }),
+  );
   // The class filter narrows the failed requests to those whose first-hand cause is of that class.
   if (p.class !== '')
     for (const input of inputs)

@@ -1,4 +1,9 @@
-import { type BudgetInput, callBudgetInputs, edgeBudgetShare } from '@faultline/collector/budget';
+import {
+  type BudgetInput,
+  burnWindowParams,
+  callBudgetInputs,
+  edgeBudgetShare,
+} from '@faultline/collector/budget';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { idStr, num, panelQuery, str } from './run-panel-query';
@@ -44,7 +49,11 @@ function topCodes(value: unknown): EdgeCode[] {
 
 /** Each service's eligible calls (calls_1m, every source): the denominator of an edge's budget share. */
 async function serviceCallInputs(p: DashboardParams): Promise<Map<string, BudgetInput>> {
-  const rows = await panelQuery('budget_calls', { ...budgetQueryParams(p), source: '' });
+  const rows = await panelQuery('budget_calls', {
+    ...budgetQueryParams(p),
+    ...burnWindowParams(),
+    source: '',
+  });
   return new Map(callBudgetInputs(rows, []).map((i) => [i.service, i]));
 }
 

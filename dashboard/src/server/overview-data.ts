@@ -1,4 +1,4 @@
-import type { MatrixInputRow } from '@faultline/collector/budget';
+import { burnWindowParams, type MatrixInputRow } from '@faultline/collector/budget';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
@@ -122,6 +122,6 @@ export async function loadCallTotals(p: DashboardParams): Promise<CallTotals> {
     const rows = await panelQuery('dependencies', { ...failureQueryParams(p), class: '', per_edge: 1 });
     return { calls: rows.reduce((s, r) => s + num(r.calls), 0) };
   }
-  const rows = await panelQuery('budget_calls', budgetQueryParams(p));
+  const rows = await panelQuery('budget_calls', { ...budgetQueryParams(p), ...burnWindowParams() });
   return { calls: rows.reduce((s, r) => s + num(r.range_calls), 0) };
 }

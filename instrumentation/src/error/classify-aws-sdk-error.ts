@@ -1,3 +1,4 @@
+import { defaultRetryable } from '../envelope/error-classes.js';
 import { classForStatus } from '../http/status-class.js';
 import { QUOTA, vendorMeaning } from '../http/vendor-codes.js';
 import type { ErrorClass } from '../types.js';
@@ -243,7 +244,7 @@ export function classifyAwsSdkError(err: unknown): Verdict | null {
 
   const verdict: Verdict = { class: cls, code, source: 'sdk', raw };
   if (quota) verdict.retryable = false;
-  if (cls === 'rate_limit' || cls === 'transient') {
+  if (defaultRetryable(cls)) {
     const after = retryAfterOf(read(response, 'headers'));
     if (after !== null) verdict.retryAfter = after;
   }

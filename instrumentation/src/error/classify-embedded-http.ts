@@ -42,14 +42,12 @@ export function classifyEmbeddedHttp(
     verdict.retryable = isRetryable;
     if (isRetryable && (verdict.class === 'permanent' || verdict.class === 'validation'))
       verdict.class = 'transient';
-    if (!isRetryable) verdict.retryAfter = null;
   }
   // A vendor code the response classifier could not see (it lives on the error, not the body).
   const meaning = embedded.vendorCode === undefined ? undefined : vendorMeaning(embedded.vendorCode);
   if (meaning === QUOTA) {
     verdict.class = 'permanent';
     verdict.retryable = false;
-    verdict.retryAfter = null;
   } else if (meaning === 'rate_limit' && env.class !== 'rate_limit') {
     verdict.class = 'rate_limit';
     verdict.retryable = true;

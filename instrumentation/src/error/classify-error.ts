@@ -1,6 +1,11 @@
-import { createEnvelope, createEnvelopeKnowing, MAX_MESSAGE_CHARS, sharedMessage } from '../envelope.js';
+import {
+  buildEnvelope,
+  createEnvelope,
+  createEnvelopeKnowing,
+  sharedMessage,
+} from '../envelope/create-envelope.js';
+import { boundedText } from '../envelope/to-raw.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
-import { boundedText } from '../raw.js';
 import type { ClassifyContext, Envelope, JsonValue } from '../types.js';
 import { classifyAwsSdkError } from './classify-aws-sdk-error.js';
 import { classifyCassandraError } from './classify-cassandra-error.js';
@@ -201,23 +206,25 @@ function patchHttpEnvelope(
   ctx: ClassifyContext | undefined,
 ): Envelope {
   const text = verdict.message ?? readString(err, 'message');
-  const retryable = verdict.retryable ?? env.retryable;
-  const after = verdict.retryAfter;
   let raw: JsonValue = env.raw;
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
     raw = { name: boundedText(errorName(err) ?? 'Error', 128), ...raw };
   }
-  return {
-    class: verdict.class,
-    source: sourceFor(verdict, ctx),
-    code: verdict.code,
-    message: text ? boundedText(text, MAX_MESSAGE_CHARS) : env.message,
-    retryable,
-    retry_after:
-      retryable && typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : null,
-    correlation_id: typeof ctx?.correlationId === 'string' ? ctx.correlationId : '',
+  return buildEnvelope(
+    {
+      class: verdict.class,
+      source: sourceFor(verdict, ctx),
+      code: verdict.code,
+      message: text || env.message,
+      retryable: verdict.retryable ?? env.retryable,
+      retryAfter: verdict.retryAfter,
+      correlationId: ctx?.correlationId,
+    },
     raw,
-  };
+    false,
+    // Without a text of its own the error keeps the response's message, already redacted.
+    text ? undefined : env.message,
+  );
 }
 
 function toEnvelope(err: unknown, ctx: ClassifyContext | undefined, verdict: Verdict | null): Envelope {
@@ -266,16 +273,15 @@ export function classifyError(err: unknown, ctx?: ClassifyContext): Envelope {
 
 /** Reached only if a classifier has a bug: still a valid envelope, never a second failure. */
 function lastResort(ctx: ClassifyContext | undefined): Envelope {
-  const source = read(ctx, 'source');
-  const correlationId = read(ctx, 'correlationId');
-  return {
-    class: 'permanent',
-    source: typeof source === 'string' && source ? source : 'unknown',
-    code: 'unclassifiable',
-    message: 'The thrown value could not be inspected',
-    retryable: false,
-    retry_after: null,
-    correlation_id: typeof correlationId === 'string' ? correlationId : '',
-    raw: null,
-  };
+  return buildEnvelope(
+    {
+      class: 'permanent',
+      source: readString(ctx, 'source') ?? '',
+      code: 'unclassifiable',
+      message: 'The thrown value could not be inspected',
+      correlationId: readString(ctx, 'correlationId'),
+    },
+    null,
+    true,
+  );
 }

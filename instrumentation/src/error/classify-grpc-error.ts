@@ -1,3 +1,4 @@
+import { defaultRetryable } from '../envelope/error-classes.js';
 import { retryAfterFrom } from '../http/headers.js';
 import type { ClassifyContext, ErrorClass } from '../types.js';
 import { read, readNumber, readString } from './safe-read.js';
@@ -81,7 +82,7 @@ export function classifyGrpcError(err: unknown, ctx: ClassifyContext | undefined
   const verdict: Verdict = { class: cls, code: name, source: 'rpc', raw };
   // grpc-js prefixes the server's text with "<code> <STATUS>: "; `code` already says the status.
   if (details !== '') verdict.message = details;
-  if (cls === 'rate_limit' || cls === 'transient') {
+  if (defaultRetryable(cls)) {
     const after = pushbackSeconds(read(err, 'metadata'));
     if (after !== null) verdict.retryAfter = after;
   }

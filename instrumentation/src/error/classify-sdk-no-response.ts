@@ -99,7 +99,7 @@ export function classifySdkNoResponse(err: unknown, name: string = errorName(err
     const after = read(err, 'retryAfter');
     // The SDK's code names its class; the vendor sent only the status (one code rule).
     const verdict: Verdict = { class: 'rate_limit', code: '429', source: 'sdk', raw: { code } };
-    if (typeof after === 'number' && Number.isFinite(after) && after >= 0) verdict.retryAfter = after;
+    if (typeof after === 'number') verdict.retryAfter = after;
     return verdict;
   }
   if (read(err, 'isAxiosError') === true && code in AXIOS_CODES) {

@@ -1,5 +1,5 @@
-import { sharedMessage } from '../envelope.js';
-import { type KnownText, toRaw } from '../raw.js';
+import { sharedMessage } from '../envelope/create-envelope.js';
+import { type KnownText, toRaw } from '../envelope/to-raw.js';
 import type { JsonValue } from '../types.js';
 import { constructorName, isObjectLike, readString } from './safe-read.js';
 

@@ -95,70 +95,19 @@ function collectHeaders(
   return out;
 }
 
-/**
- * Case-insensitive lookups for the classifier's hot path. One pass over the caller's headers,
- * on first need, keeps only the names the classifier reads or raw stores (retry, rate-limit,
- * vendor error and request-id headers), so unrelated headers (cookies included) are never
- * copied. The few kept pairs live in two short arrays: a linear scan of two or three names
- * beats a dictionary-mode object, and `forEachRelevant` walks them without a for-in.
- */
-export class HeaderReader {
-  private names: string[] | undefined;
-  private values: string[] = NO_VALUES;
-
-  constructor(private readonly source: unknown) {}
+/** Relevant (name, value) pairs in first-seen order; a repeated name joins its values with `, `. */
+export class RelevantHeaders {
+  /** Lower-case names. */
+  names: string[] = NO_NAMES;
+  /** Values, index for index with `names`. */
+  values: string[] = NO_VALUES;
 
   /** `name` must be lower-case and one isRelevantHeader accepts. */
   get(name: string): string | undefined {
-    const names = this.names ?? this.collect();
+    const names = this.names;
     for (let i = 0; i < names.length; i++) if (names[i] === name) return this.values[i];
     return undefined;
   }
-
-  /** Number of relevant headers present. */
-  size(): number {
-    return (this.names ?? this.collect()).length;
-  }
-
-  /** Name of the `i`-th relevant header (first-seen order, `i < size()`). */
-  nameAt(i: number): string {
-    return (this.names ?? this.collect())[i] as string;
-  }
-
-  /** Joined value of the `i`-th relevant header. */
-  valueAt(i: number): string {
-    if (this.names === undefined) this.collect();
-    return this.values[i] as string;
-  }
-
-  /** The relevant headers, lower-case names, multiple values joined with `, `. */
-  relevant(): Readonly<Record<string, string>> {
-    const out: Record<string, string> = Object.create(null);
-    const names = this.names ?? this.collect();
-    for (let i = 0; i < names.length; i++) out[names[i] as string] = this.values[i] as string;
-    return out;
-  }
-
-  private collect(): string[] {
-    if (this.source == null) {
-      this.names = NO_NAMES;
-      return NO_NAMES;
-    }
-    const picked = new PickedHeaders();
-    pickHeaders(this.source, picked);
-    this.names = picked.names;
-    this.values = picked.values;
-    return picked.names;
-  }
-}
-
-const NO_NAMES: string[] = [];
-const NO_VALUES: string[] = [];
-
-/** Relevant (name, value) pairs in first-seen order; a repeated name joins its values with `, `. */
-class PickedHeaders {
-  names: string[] = NO_NAMES;
-  values: string[] = NO_VALUES;
 
   add(name: unknown, value: unknown): void {
     const key =
@@ -184,8 +133,36 @@ class PickedHeaders {
   }
 }
 
+const NO_NAMES: string[] = [];
+const NO_VALUES: string[] = [];
+
+/**
+ * One pass over the caller's headers that keeps only the names the classifier reads or raw
+ * stores (retry, rate-limit, vendor error and request-id headers), so unrelated headers (cookies
+ * included) are never copied. The few kept pairs live in two short arrays: a linear scan of two
+ * or three names beats a dictionary-mode object.
+ */
+export function pickRelevantHeaders(headers: unknown): RelevantHeaders {
+  const picked = new RelevantHeaders();
+  pickHeaders(headers, picked);
+  return picked;
+}
+
+/** Case-insensitive lookups over the relevant headers, picked on first need. */
+export class HeaderReader {
+  private picked: RelevantHeaders | undefined;
+
+  constructor(private readonly source: unknown) {}
+
+  /** `name` must be lower-case and one isRelevantHeader accepts. */
+  get(name: string): string | undefined {
+    this.picked ??= pickRelevantHeaders(this.source);
+    return this.picked.get(name);
+  }
+}
+
 /** collectHeaders for the reader: the same shapes, relevance tested before a value is read. */
-function pickHeaders(headers: unknown, out: PickedHeaders): void {
+function pickHeaders(headers: unknown, out: RelevantHeaders): void {
   if (typeof headers !== 'object' || headers === null) return;
   try {
     if (Array.isArray(headers)) {
@@ -253,16 +230,23 @@ export function parseRetryAfter(headers: Record<string, string>, nowMs: number =
   return retryAfterFrom((name) => headers[name] ?? headers[name.toLowerCase()], nowMs);
 }
 
-/** parseRetryAfter over any lookup; the classifier passes its lazy HeaderReader. */
+/** parseRetryAfter over any lookup (a HeaderReader's, gRPC metadata's). */
 export function retryAfterFrom(get: (name: string) => string | undefined, nowMs?: number): number | null {
-  const ms = get('retry-after-ms') ?? get('x-ms-retry-after-ms');
+  return retryAfterSeconds(get('retry-after-ms') ?? get('x-ms-retry-after-ms'), get('retry-after'), nowMs);
+}
+
+/** The wait from the values of `retry-after-ms` (or `x-ms-retry-after-ms`) and `retry-after`, as parseRetryAfter reads them. */
+export function retryAfterSeconds(
+  ms: string | undefined,
+  retryAfter: string | undefined,
+  nowMs?: number,
+): number | null {
   if (ms !== undefined) {
     const n = parseSeconds(ms);
     if (n !== undefined) return n / 1000;
   }
-  const ra = get('retry-after');
-  if (ra === undefined) return null;
-  const n = parseSeconds(ra);
+  if (retryAfter === undefined) return null;
+  const n = parseSeconds(retryAfter);
   if (n !== undefined) return n;
-  return secondsUntilDate(ra, nowMs);
+  return secondsUntilDate(retryAfter, nowMs);
 }

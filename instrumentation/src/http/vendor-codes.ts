@@ -165,7 +165,7 @@ const ENTRIES: Record<VendorMeaning, string[]> = {
 /**
  * Twilio's numeric codes whose meaning is not their HTTP status's (https://www.twilio.com/docs/api/errors,
  * one page per code): most arrive under a 400 that is not a malformed request. The `20xxx`
- * family mirrors HTTP statuses and is read as one (json-body-signal's twilio()).
+ * family mirrors HTTP statuses and is read as one (json-body-findings' twilio()).
  */
 export const TWILIO_CODES: ReadonlyMap<number, ErrorClass> = new Map<number, ErrorClass>([
   [20003, 'authentication'], // Authentication Error - invalid username/password (errors/20003)
@@ -216,7 +216,7 @@ const BY_RAW_CODE = new Map<string, VendorMeaning | null>();
 /** Meaning of a vendor code, or `undefined` when the code is not one we know. */
 export function vendorMeaning(code: string): VendorMeaning | undefined {
   if (code.length === 0 || code.length > 80) return undefined;
-  // Every applyCode asks, often for the same few raw codes: one lookup of the code as sent
+  // Every rankCode asks, often for the same few raw codes: one lookup of the code as sent
   // instead of two (its normalized form, then the table), within the same bound as NORMALIZED.
   let meaning = BY_RAW_CODE.get(code);
   if (meaning === undefined) {
@@ -225,4 +225,62 @@ export function vendorMeaning(code: string): VendorMeaning | undefined {
     BY_RAW_CODE.set(code, meaning);
   }
   return meaning ?? undefined;
+}
+
+/** Order in which codes win when one response carries several: the one that stops everything first. */
+const RANK: Record<VendorMeaning, number> = {
+  rate_limit: 5,
+  quota: 4,
+  authentication: 3,
+  transient: 2,
+  validation: 1,
+  permanent: 0,
+};
+
+/**
+ * The vendor codes one reader found, ranked. The envelope's code is `ranked ?? named`: the
+ * specific code whose meaning set the class, else the first specific code the response named.
+ */
+export interface RankedCodes {
+  /** The first specific code named, known or not. */
+  named: string | undefined;
+  /** The last specific code that raised the class. */
+  ranked: string | undefined;
+  /** Class from the highest-ranked known code; unset when only the status can decide. */
+  cls: ErrorClass | undefined;
+  /** Exhausted quota or billing: never retryable, whatever the status says. */
+  quota: boolean | undefined;
+}
+
+/**
+ * Ranks one more code into a reader's codes. `specific` codes (an `error.code`, `__type`, a
+ * GraphQL extension code) may become the envelope's code; category fields (`error.type`,
+ * Google's canonical `status`, Stripe's `decline_code`) only inform the class, and the status
+ * stays the code. Returns whether the code was recognized.
+ */
+export function rankCode(into: RankedCodes, code: string | undefined, specific = true): boolean {
+  if (code === undefined || code === '') return false;
+  if (specific) into.named ??= code;
+  const meaning = vendorMeaning(code);
+  if (meaning === undefined) return false;
+  const current: VendorMeaning | undefined = into.quota ? QUOTA : into.cls;
+  if (current !== undefined && RANK[current] >= RANK[meaning]) return true;
+  if (specific) into.ranked = code;
+  if (meaning === QUOTA) {
+    into.cls = 'permanent';
+    into.quota = true;
+  } else {
+    into.cls = meaning;
+    into.quota = false;
+  }
+  return true;
+}
+
+/** `com.amazonaws.dynamodb.v20120810#ThrottlingException` / `ValidationException:http://…` → the bare name. */
+export function awsErrorName(type: string): string {
+  const hash = type.lastIndexOf('#');
+  let name = hash >= 0 ? type.slice(hash + 1) : type;
+  const colon = name.indexOf(':');
+  if (colon >= 0) name = name.slice(0, colon);
+  return name.trim();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEnvelope, MAX_MESSAGE_CHARS } from '../../src/envelope.js';
-import { toModelEnvelope } from '../../src/model-envelope.js';
+import { createEnvelope, MAX_MESSAGE_CHARS } from '../../src/envelope/create-envelope.js';
+import { toModelEnvelope } from '../../src/envelope/to-model-envelope.js';
 import type { ErrorClass } from '../../src/types.js';
 
 const base = { source: 'http', code: '500', message: 'boom' };

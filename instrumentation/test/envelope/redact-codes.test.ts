@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactText, redactTextUngated } from '../../src/redact.js';
+import { redactText, redactTextUngated } from '../../src/redact/redact-text.js';
 
 // A vendor code is one word of word characters: its only word start is its first character.
 // Codes, keys that are themselves one word, and near misses must come out

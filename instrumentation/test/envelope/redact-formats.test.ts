@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText } from '../../src/redact.js';
+import { REDACTED, redactText } from '../../src/redact/redact-text.js';
 
 // Real-world credential formats, each in the kind of sentence that carries it into error text.
 // The secrets are deliberately plain (all letters, all lower case, short): the redactor must

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyError } from '../../src/error/classify-error.js';
 import { classifyHttpResponse } from '../../src/http/classify-http-response.js';
-import { redactText, redactTextUngated } from '../../src/redact.js';
+import { redactText, redactTextUngated } from '../../src/redact/redact-text.js';
 
 /**
  * JSON `"password": "…"` pairs inside messages (issue #10): SDKs print the request or response

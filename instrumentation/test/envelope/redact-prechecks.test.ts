@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactText, redactTextUngated } from '../../src/redact.js';
-import { keyHitCanEndLikeScheme } from '../../src/secret-gate.js';
+import { REDACTED, redactText, redactTextUngated } from '../../src/redact/redact-text.js';
+import { keyHitCanEndLikeScheme } from '../../src/redact/secret-gate.js';
 
 // redactText skips each regular expression when an exact pre-check proves it cannot change the
 // text. These cases sit on the edges of those pre-checks: each must still be redacted, or left

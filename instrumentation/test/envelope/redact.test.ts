@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, redactText } from '../../src/redact.js';
+import { isSecretKey, redactText } from '../../src/redact/redact-text.js';
 
 describe('redactText', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createEnvelope } from '../../src/envelope.js';
-import { toModelEnvelope } from '../../src/model-envelope.js';
-import { envelopeJsonSchema, modelEnvelopeJsonSchema } from '../../src/schema.js';
+import { createEnvelope } from '../../src/envelope/create-envelope.js';
+import { envelopeJsonSchema, modelEnvelopeJsonSchema } from '../../src/envelope/envelope-json-schema.js';
+import { toModelEnvelope } from '../../src/envelope/to-model-envelope.js';
 
 describe('envelopeJsonSchema', () => {
   it('requires exactly the fields an envelope has', () => {

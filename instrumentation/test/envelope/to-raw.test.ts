@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RAW_LIMITS, toRaw } from '../../src/raw.js';
+import { RAW_LIMITS, toRaw } from '../../src/envelope/to-raw.js';
 
 describe('toRaw', () => {
   it('copies plain JSON as is', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEnvelope } from '../../src/envelope.js';
+import { createEnvelope } from '../../src/envelope/create-envelope.js';
 import { backoffDelayMs, retryDecision } from '../../src/policy/retry-decision.js';
 import type { ErrorClass } from '../../src/types.js';
 

@@ -7,7 +7,6 @@ SELECT
   dependency,
   count() AS failures
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
-WHERE SpanKind IN ('Client', 'Producer')
-  AND ServiceName = {service:String}
+WHERE ServiceName = {service:String}
 GROUP BY class, source, code, dependency
 ORDER BY failures DESC, class, source, code, dependency

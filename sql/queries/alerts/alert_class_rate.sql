@@ -7,7 +7,6 @@ SELECT
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE class = {class:String}
   AND source = {source:String}
-  AND SpanKind IN ('Client', 'Producer')
   AND ({service:String} = '' OR ServiceName = {service:String})
 GROUP BY service, code
 ORDER BY service, failures DESC, code

@@ -4,7 +4,7 @@ WITH fresh AS (
   SELECT ServiceName, source, class, code
   FROM failure_codes_1m
   WHERE minute >= {baseline_from:DateTime} AND minute < {to:DateTime}
-    AND SpanKind IN ('Client', 'Producer')
+    AND faultline_outbound_call(SpanKind)
     AND ({service:String} = '' OR ServiceName = {service:String})
   GROUP BY ServiceName, source, class, code
   HAVING min(minute) >= {from:DateTime}
@@ -18,8 +18,7 @@ SELECT
   toUnixTimestamp(toStartOfMinute(min(Timestamp))) AS first_minute_s,
   argMin(message, Timestamp) AS example_message
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
-WHERE SpanKind IN ('Client', 'Producer')
-  AND ({service:String} = '' OR ServiceName = {service:String})
+WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND (ServiceName, source, class, code) IN (SELECT ServiceName, source, class, code FROM fresh)
 GROUP BY service, source, class, code
 ORDER BY service, first_minute_s, source, class, code

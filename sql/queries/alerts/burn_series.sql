@@ -7,7 +7,7 @@ SELECT
   sum(calls) AS n
 FROM calls_1m
 WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
-  AND SpanKind IN ('Client', 'Producer')
+  AND faultline_outbound_call(SpanKind)
   AND ServiceName = {service:String}
 GROUP BY bucket_s
 UNION ALL
@@ -17,6 +17,5 @@ SELECT
   class,
   count() AS n
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
-WHERE SpanKind IN ('Client', 'Producer')
-  AND ServiceName = {service:String}
+WHERE ServiceName = {service:String}
 GROUP BY bucket_s, class

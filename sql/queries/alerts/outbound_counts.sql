@@ -3,16 +3,15 @@
 SELECT 'calls' AS kind, ServiceName AS service, '' AS class, '' AS source, sum(calls) AS n
 FROM calls_1m
 WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
-  AND SpanKind IN ('Client', 'Producer')
+  AND faultline_outbound_call(SpanKind)
 GROUP BY service
 UNION ALL
 SELECT 'first_hand' AS kind, ServiceName AS service, class, source, count() AS n
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
-WHERE SpanKind IN ('Client', 'Producer')
 GROUP BY service, class, source
 UNION ALL
 SELECT 'all' AS kind, ServiceName AS service, class, source, count() AS n
 FROM failures
 WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-  AND SpanKind IN ('Client', 'Producer')
+  AND faultline_outbound_call(SpanKind)
 GROUP BY service, class, source

@@ -1,18 +1,14 @@
 -- name: budget_calls
--- description: Logical outbound calls per service (each attempt counted; never a pool checkout, a successful connect or a transport request) in the selected range, in the burn-rate windows ending at {to} (5 m, 30 m, 1 h, 6 h, 3 d) and over the SLO period [{period_from}, {to}), with the first minute seen in the period. Reads the calls_1m rollup.
+-- description: Logical outbound calls per service (faultline_outbound_call; each attempt counted; never a pool checkout, a successful connect or a transport request) in the selected range, in each burn-rate window ending at {to} (calls_windows, one count per window of {windows_s}, in seconds: the callers pass BURN_WINDOWS of collector/src/budget/budget-settings.ts, e.g. [300,1800,3600,21600,259200]) and over the SLO period [{period_from}, {to}), with the first minute seen in the period. Reads the calls_1m rollup.
 SELECT
   ServiceName AS service,
   sumIf(calls, minute >= {from:DateTime}) AS range_calls,
-  sumIf(calls, minute >= {to:DateTime} - INTERVAL 5 MINUTE) AS calls_5m,
-  sumIf(calls, minute >= {to:DateTime} - INTERVAL 30 MINUTE) AS calls_30m,
-  sumIf(calls, minute >= {to:DateTime} - INTERVAL 1 HOUR) AS calls_1h,
-  sumIf(calls, minute >= {to:DateTime} - INTERVAL 6 HOUR) AS calls_6h,
-  sumIf(calls, minute >= {to:DateTime} - INTERVAL 3 DAY) AS calls_3d,
+  sumForEach(arrayMap(w -> if(minute >= {to:DateTime} - toIntervalSecond(w), calls, 0), {windows_s:Array(UInt32)})) AS calls_windows,
   sum(calls) AS period_calls,
   toUnixTimestamp(min(minute)) AS first_seen
 FROM calls_1m
 WHERE minute >= least({period_from:DateTime}, {from:DateTime}) AND minute < {to:DateTime}
-  AND SpanKind IN ('Client', 'Producer')
+  AND faultline_outbound_call(SpanKind)
   AND ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})
 GROUP BY service

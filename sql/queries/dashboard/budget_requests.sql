@@ -1,14 +1,10 @@
 -- name: budget_requests
--- description: The entry service's requests (the root server span of each workflow) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, the burn-rate windows ending at {to} and the SLO period.
+-- description: The entry service's requests (the root server span of each workflow) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, in each burn-rate window ending at {to} (requests_windows, one count per window of {windows_s}, in seconds, as budget_calls) and over the SLO period.
 SELECT
   n.service AS service,
   r.class AS class,
   r.range_requests AS range_requests,
-  r.requests_5m AS requests_5m,
-  r.requests_30m AS requests_30m,
-  r.requests_1h AS requests_1h,
-  r.requests_6h AS requests_6h,
-  r.requests_3d AS requests_3d,
+  r.requests_windows AS requests_windows,
   r.period_requests AS period_requests,
   r.first_seen AS first_seen
 FROM (
@@ -16,11 +12,7 @@ FROM (
     service_key,
     class,
     countIf(started >= {from:DateTime}) AS range_requests,
-    countIf(started >= {to:DateTime} - INTERVAL 5 MINUTE) AS requests_5m,
-    countIf(started >= {to:DateTime} - INTERVAL 30 MINUTE) AS requests_30m,
-    countIf(started >= {to:DateTime} - INTERVAL 1 HOUR) AS requests_1h,
-    countIf(started >= {to:DateTime} - INTERVAL 6 HOUR) AS requests_6h,
-    countIf(started >= {to:DateTime} - INTERVAL 3 DAY) AS requests_3d,
+    sumForEach(arrayMap(w -> toUInt64(started >= {to:DateTime} - toIntervalSecond(w)), {windows_s:Array(UInt32)})) AS requests_windows,
     countIf(started >= {period_from:DateTime}) AS period_requests,
     toUnixTimestamp(min(started)) AS first_seen
   FROM (

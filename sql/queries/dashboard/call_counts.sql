@@ -3,17 +3,16 @@
 WITH first_hand AS (
   SELECT ServiceName, count() AS n
   FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
-  WHERE SpanKind IN ('Client', 'Producer')
   GROUP BY ServiceName
 )
 SELECT
   t.ServiceName AS service,
-  sum(greatest(toUInt16OrZero(t.SpanAttributes['faultline.attempts']), 1)) AS calls,
+  sum(greatest(faultline_sdk_attempts(t.SpanAttributes), 1)) AS calls,
   any(f.n) AS failures
 FROM otel_traces AS t
 LEFT JOIN first_hand AS f ON f.ServiceName = t.ServiceName
 WHERE t.Timestamp >= {from:DateTime} AND t.Timestamp < {to:DateTime}
-  AND faultline_span_kind(t.SpanKind) IN ('Client', 'Producer')
+  AND faultline_outbound_call(t.SpanKind)
   AND faultline_call_role(t.SpanName, t.SpanAttributes, t.StatusCode) = ''
   AND ({service:String} = '' OR t.ServiceName = {service:String})
 GROUP BY service

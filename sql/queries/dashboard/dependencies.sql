@@ -11,7 +11,7 @@ WITH
       quantilesMerge(0.5, 0.95)(latency_ns) AS latency
     FROM dependency_calls_1m
     WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
-      AND SpanKind IN ('Client', 'Producer')
+      AND faultline_outbound_call(SpanKind)
       AND dependency != ''
       AND ({service:String} = '' OR ServiceName = {service:String})
       AND ({source:String} = '' OR source = {source:String})
@@ -33,8 +33,7 @@ WITH
     FROM (
       SELECT ServiceName AS service, dependency, class, code, count() AS n
       FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
-      WHERE SpanKind IN ('Client', 'Producer')
-        AND dependency != ''
+      WHERE dependency != ''
         AND ({service:String} = '' OR ServiceName = {service:String})
         AND ({source:String} = '' OR source = {source:String})
         AND ({dependency:String} = '' OR dependency = {dependency:String})

@@ -5,7 +5,7 @@ SELECT
   arraySort(groupUniqArrayIf(source, source != '')) AS sources,
   (SELECT arraySort(groupUniqArray(500)(dependency)) FROM dependency_calls_1m
    WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
-     AND SpanKind IN ('Client', 'Producer') AND dependency != '') AS dependencies
+     AND faultline_outbound_call(SpanKind) AND dependency != '') AS dependencies
 FROM calls_1m
 WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
   AND SpanKind != 'Server'

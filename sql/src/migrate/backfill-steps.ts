@@ -1,3 +1,5 @@
+import type { AppliedStep } from './schema-migrations.js';
+
 /**
  * Rollups fed by a materialized view hold only what was inserted after the view existed. A
  * backfill fills them from the source rows written before: the view's own SELECT (read back from
@@ -6,6 +8,13 @@
  * own: `faultline migrate --apply --backfill` on a server; the embedded all-in-one runs it at start.
  * A span that arrived after the view was created but is timestamped before the cutoff is counted
  * twice; spans arrive within seconds of their timestamp, so that is the minutes before an upgrade.
+ *
+ * A step is recorded under the checksum of its views' stored SELECTs (viewsChecksum), and runs
+ * again as a rebuild when they change: when the migrator creates a view again under a changed
+ * definition (a counting rule of 005, or the view's own SELECT), its target holds rows of the old
+ * rule, so every row before a new cutoff is deleted and recomputed from the source by the new
+ * views. Rebuilding a target rebuilds the steps fed from it (failure_codes_1m from failures):
+ * the rebuild's inserts fire their views too.
  */
 export interface BackfillStep {
   kind: 'backfill';
@@ -21,6 +30,26 @@ export interface BackfillStep {
 }
 
 export const BACKFILL_STEPS: readonly BackfillStep[] = [
+  {
+    kind: 'backfill',
+    version: 10,
+    name: 'failures',
+    views: ['failures_mv_v3', 'failures_prior_attempts_mv_v2'],
+    target: 'failures',
+    targetTime: 'Timestamp',
+    source: 'otel_traces',
+    sourceTime: 'Timestamp',
+  },
+  {
+    kind: 'backfill',
+    version: 20,
+    name: 'calls_1m',
+    views: ['calls_1m_mv_v2', 'calls_1m_prior_attempts_mv'],
+    target: 'calls_1m',
+    targetTime: 'minute',
+    source: 'otel_traces',
+    sourceTime: 'Timestamp',
+  },
   {
     kind: 'backfill',
     version: 40,
@@ -72,6 +101,36 @@ export const BACKFILL_STEPS: readonly BackfillStep[] = [
     sourceTime: 'started_at',
   },
 ];
+
+/** What a backfill step needs done, from its records and its views' checksum now. */
+export type BackfillAction =
+  /** Recorded under this checksum: nothing. */
+  | 'done'
+  /** Never recorded: fill what was written before its views existed (cutoff: the target's first row). */
+  | 'fill'
+  /** Recorded by a release that kept no checksum, and no view changed since: record it. */
+  | 'adopt'
+  /** Cut short: delete below the recorded cutoff and fill again. */
+  | 'resume'
+  /** Written by other definitions: delete below a new cutoff, recompute from the source. */
+  | 'rebuild';
+
+export function backfillAction(
+  step: BackfillStep,
+  checksum: string,
+  applied: readonly AppliedStep[],
+): BackfillAction {
+  const records = applied.filter(
+    (a) => a.kind === 'backfill' && a.version === step.version && a.name === step.name,
+  );
+  // Without a checksum of its own, a record of an earlier release stands for the current views
+  // (views were renamed, never changed in place, before checksums were kept) unless marked stale.
+  const mine = records.find((a) => a.checksum === checksum) ?? records.find((a) => a.checksum === '');
+  if (!mine) return records.length === 0 ? 'fill' : 'rebuild';
+  if (mine.state === 'applied') return mine.checksum === checksum ? 'done' : 'adopt';
+  if (mine.state === 'started') return 'resume';
+  return 'rebuild';
+}
 
 /**
  * The INSERT that replays a view's SELECT (whose output columns are `columns`) over the source

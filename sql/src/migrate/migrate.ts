@@ -1,8 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { applyTtl } from '../ddl/ttl-days.js';
-import { BACKFILL_STEPS, type BackfillStep, backfillInsert } from './backfill-steps.js';
+import { BACKFILL_STEPS, type BackfillAction, type BackfillStep, backfillAction } from './backfill-steps.js';
+import { runBackfill } from './run-backfill.js';
 import { type AppliedStep, readAppliedSteps, recordStep, schemaVersionOf } from './schema-migrations.js';
 import { knownSchemaVersion, listSchemaSteps, type SchemaStep } from './schema-steps.js';
+import { currentSelectOf, materializedViewOf, viewSelects, viewsChecksum } from './view-definitions.js';
 
 /** What a migration would do: the database's version, this code's, and the steps not yet applied. */
 export interface MigrationPlan {
@@ -57,7 +59,12 @@ export async function planMigration(client: ClickHouseClient, sqlDir: string): P
     current: schemaVersionOf(applied),
     known: knownSchemaVersion(sqlDir),
     schema: listSchemaSteps(sqlDir).filter((s) => !has('schema', s.version, s.name, s.checksum)),
-    backfills: BACKFILL_STEPS.filter((b) => !has('backfill', b.version, b.name)),
+    // As the views stand now: applying the schema steps may create views again (applyMigration
+    // decides again after them).
+    backfills:
+      applied.length === 0
+        ? [...BACKFILL_STEPS]
+        : (await pendingBackfills(client, applied)).map((r) => r.step),
     applied,
   };
 }
@@ -78,7 +85,11 @@ export interface ApplyOptions {
   ttlStatements?: (ttlDays: number) => string[];
 }
 
-/** Applies the plan's schema steps in order (each recorded once it ran), the TTL, then the backfills. */
+/**
+ * Applies the plan's schema steps in order (each recorded once it ran), the TTL, then the backfills.
+ * A step applied before under another checksum runs again; each materialized view it creates whose
+ * definition changed (recreateIfChanged) is created again, its backfill marked for a rebuild.
+ */
 export async function applyMigration(
   client: ClickHouseClient,
   plan: MigrationPlan,
@@ -92,6 +103,11 @@ export async function applyMigration(
     const statements = o.statementsOf?.(step) ?? step.statements;
     for (const statement of statements) {
       try {
+        // On a cluster the views are rendered ON CLUSTER: created again by hand (render-drop).
+        if (!o.statementsOf && (await recreateIfChanged(client, statement)))
+          progress(
+            `${step.file}: view ${materializedViewOf(statement)?.name} created again (its definition changed)`,
+          );
         await client.command({ query: statement });
       } catch (err) {
         throw new Error(`Applying ${step.file} failed: ${(err as Error)?.message ?? err}`, { cause: err });
@@ -108,81 +124,82 @@ export async function applyMigration(
   else await applyTtl(client, o.ttlDays);
   let b = 0;
   if (o.backfill) {
-    for (const step of plan.backfills) {
-      const prior = plan.applied.find(
-        (a) => a.kind === 'backfill' && a.version === step.version && a.name === step.name,
-      );
-      progress(await runBackfill(client, step, prior, ++b, plan.backfills.length));
+    const runs = await pendingBackfills(client, await readAppliedSteps(client));
+    for (const run of runs) {
+      // A rebuilt target fires the views fed from it: their targets are rebuilt after it, which
+      // is recorded first, so a crash in between still rebuilds them.
+      for (const dependent of run.forces) await markStale(client, dependent);
+      progress(await runBackfill(client, run.step, run, ++b, runs.length));
     }
   }
   return { schema: n, backfills: b };
 }
 
-async function rows(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}) {
-  const rs = await client.query({ query, query_params: params, format: 'JSONEachRow' });
-  return (await rs.json()) as Record<string, unknown>[];
+interface BackfillRun {
+  step: BackfillStep;
+  action: BackfillAction;
+  checksum: string;
+  prior: AppliedStep | undefined;
+  /** The later steps fed from this one's target, which its inserts reach. */
+  forces: BackfillStep[];
+}
+
+/** The backfills not done under their views' current definitions, in order, with what each needs. */
+async function pendingBackfills(client: ClickHouseClient, applied: readonly AppliedStep[]) {
+  const selects = await viewSelects(
+    client,
+    BACKFILL_STEPS.flatMap((s) => s.views),
+  );
+  const forced = new Set<string>();
+  const runs: BackfillRun[] = [];
+  for (const step of BACKFILL_STEPS) {
+    const checksum = viewsChecksum(step.views, selects);
+    const action: BackfillAction = forced.has(step.name)
+      ? 'rebuild'
+      : checksum === ''
+        ? 'fill'
+        : backfillAction(step, checksum, applied);
+    if (action === 'done') continue;
+    const prior = applied.find(
+      (a) =>
+        a.kind === 'backfill' &&
+        a.version === step.version &&
+        a.name === step.name &&
+        a.state === 'started' &&
+        (a.checksum === checksum || a.checksum === ''),
+    );
+    const forces =
+      action === 'rebuild' || action === 'resume'
+        ? BACKFILL_STEPS.filter((d) => d.version > step.version && d.source === step.target)
+        : [];
+    for (const d of forces) forced.add(d.name);
+    runs.push({ step, action, checksum, prior, forces });
+  }
+  return runs;
 }
 
 /**
- * One backfill: the cutoff is the first time the target holds (now, when it holds nothing),
- * recorded before anything is written, so a backfill cut short by a crash deletes what it wrote
- * below that cutoff and runs again, rather than counting twice.
+ * Before a materialized view of a step applied again is created: when the view exists under
+ * another definition than its statement gives today (its SELECT, or a function it calls, changed),
+ * the backfills it fills are marked stale and the view is dropped, so the statement creates it
+ * again. Whether true. The view misses the inserts of the moment in between; the rebuild that
+ * follows recomputes its target from the source.
  */
-async function runBackfill(
-  client: ClickHouseClient,
-  step: BackfillStep,
-  prior: AppliedStep | undefined,
-  i: number,
-  of: number,
-): Promise<string> {
-  const t0 = performance.now();
-  let cutoff: string;
-  if (prior?.state === 'started') {
-    cutoff = prior.detail;
-    await client.command({
-      query: `ALTER TABLE ${step.target} DELETE WHERE ${step.targetTime} < {cutoff:DateTime64(9)}`,
-      query_params: { cutoff },
-      clickhouse_settings: { mutations_sync: '2' },
-    });
-  } else {
-    const [r] = await rows(
-      client,
-      `SELECT count() AS n, toString(min(${step.targetTime})) AS first, toString(now64(9)) AS now FROM ${step.target}`,
-    );
-    cutoff = Number(r?.n ?? 0) > 0 ? String(r?.first) : String(r?.now);
-    await recordStep(client, { ...step, checksum: '' }, 'started', 0, cutoff);
-  }
-  const [src] = await rows(
-    client,
-    `SELECT count() AS n FROM ${step.source} WHERE ${step.sourceTime} < {cutoff:DateTime64(9)}`,
-    { cutoff },
+async function recreateIfChanged(client: ClickHouseClient, statement: string): Promise<boolean> {
+  const view = materializedViewOf(statement);
+  if (!view) return false;
+  const existing = (await viewSelects(client, [view.name])).get(view.name);
+  if (existing === undefined || existing === (await currentSelectOf(client, view.select))) return false;
+  for (const step of BACKFILL_STEPS.filter((s) => s.views.includes(view.name))) await markStale(client, step);
+  await client.command({ query: `DROP VIEW IF EXISTS ${view.name}` });
+  return true;
+}
+
+/** Marks every record of a backfill stale (and the checksum-less one), so it is rebuilt. */
+async function markStale(client: ClickHouseClient, step: BackfillStep): Promise<void> {
+  const records = (await readAppliedSteps(client)).filter(
+    (a) => a.kind === 'backfill' && a.version === step.version && a.name === step.name,
   );
-  const sourceRows = Number(src?.n ?? 0);
-  if (sourceRows > 0) {
-    for (const view of step.views) {
-      const [v] = await rows(
-        client,
-        'SELECT as_select FROM system.tables WHERE database = currentDatabase() AND name = {v:String}',
-        { v: view },
-      );
-      if (!v)
-        throw new Error(
-          `backfill ${step.name}: the view ${view} does not exist; apply the schema steps first.`,
-        );
-      const columns = (
-        await rows(
-          client,
-          'SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {v:String} ORDER BY position',
-          { v: view },
-        )
-      ).map((c) => String(c.name));
-      await client.command({
-        query: backfillInsert(step, String(v.as_select), columns),
-        query_params: { cutoff },
-      });
-    }
-  }
-  const ms = performance.now() - t0;
-  await recordStep(client, { ...step, checksum: '' }, 'applied', ms, cutoff);
-  return `[backfill ${i}/${of}] ${step.target}: ${sourceRows} ${step.source} row(s) before ${cutoff} in ${Math.round(ms)} ms`;
+  const checksums = new Set(['', ...records.map((a) => a.checksum)]);
+  for (const checksum of checksums) await recordStep(client, { ...step, checksum }, 'stale', 0);
 }

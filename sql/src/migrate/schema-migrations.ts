@@ -2,13 +2,20 @@ import { hostname } from 'node:os';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { insertBatch } from '../connection/insert-batch.js';
 
-/** One recorded step (the latest row of its version, name, kind and checksum). */
+/**
+ * One recorded step (the latest row of its version, name, kind and checksum). A backfill's checksum
+ * is that of the views that fill it (viewsChecksum); 'stale' marks a backfill whose target was
+ * written by a view the migrator has since created again under a changed definition, or whose
+ * source was rebuilt under it: its target must be rebuilt.
+ */
+export type StepState = 'applied' | 'started' | 'stale';
+
 export interface AppliedStep {
   version: number;
   name: string;
   kind: 'schema' | 'backfill';
   checksum: string;
-  state: 'applied' | 'started';
+  state: StepState;
   detail: string;
 }
 
@@ -37,7 +44,7 @@ export async function readAppliedSteps(client: ClickHouseClient): Promise<Applie
     name: String(r.name),
     kind: r.kind === 'backfill' ? 'backfill' : 'schema',
     checksum: String(r.checksum),
-    state: r.state === 'started' ? 'started' : 'applied',
+    state: r.state === 'started' || r.state === 'stale' ? r.state : 'applied',
     detail: String(r.detail ?? ''),
   }));
 }
@@ -47,10 +54,21 @@ export function schemaVersionOf(applied: readonly AppliedStep[]): number {
   return Math.max(0, ...applied.filter((a) => a.kind === 'schema').map((a) => a.version));
 }
 
+let lastRecordedMs = 0;
+
+/**
+ * Strictly increasing record times (ms) within this process: a step's latest state is its row with
+ * the greatest time, so two records of one step must never share a millisecond.
+ */
+function recordedAtMs(): number {
+  lastRecordedMs = Math.max(Date.now(), lastRecordedMs + 1);
+  return lastRecordedMs;
+}
+
 export async function recordStep(
   client: ClickHouseClient,
   step: { version: number; name: string; kind: string; checksum: string },
-  state: 'applied' | 'started',
+  state: StepState,
   durationMs: number,
   detail = '',
 ): Promise<void> {
@@ -61,7 +79,7 @@ export async function recordStep(
     checksum: step.checksum,
     state,
     detail,
-    applied_at: (Date.now() / 1000).toFixed(3),
+    applied_at: (recordedAtMs() / 1000).toFixed(3),
     duration_ms: Math.round(durationMs),
     applied_by: `${hostname()} pid ${process.pid}`,
   };

@@ -63,7 +63,13 @@ export function checkParam(name: string, type: string, value: unknown): unknown 
   const element = unwrap(type, 'Array');
   if (element !== undefined) {
     if (!Array.isArray(value)) return fail(name, type, value, 'expected an array');
-    return value.map((v, i) => checkParam(`${name}[${i}]`, element, v));
+    // Inside an array the client quotes strings ('300'), which ClickHouse will not read as a
+    // number: integers go as bigint, written bare and exact.
+    const integers = INT_RANGES[element] !== undefined;
+    return value.map((v, i) => {
+      const checked = checkParam(`${name}[${i}]`, element, v);
+      return integers ? BigInt(checked as string) : checked;
+    });
   }
   if (type === 'String' || type === 'UUID' || type.startsWith('FixedString(')) {
     if (typeof value !== 'string') return fail(name, type, value, 'expected a string');

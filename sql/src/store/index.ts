@@ -1,4 +1,5 @@
 export { listNamedQueries } from './named-queries.js';
-export { openStore } from './open-store.js';
+export { openStoreWith } from './open-store.js';
 export { QueryParamError } from './query-param-error.js';
 export { resolveStoreOptions } from './store-options.js';
+export type { HeldDirectory, StoreParts } from './store-parts.js';

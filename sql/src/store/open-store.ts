@@ -9,17 +9,12 @@ import { CLUSTER_READ_SETTINGS } from '../cluster/cluster-settings.js';
 import { isConnectionError } from '../connection/connection-error.js';
 import { type ChdbRawInsert, registerEmbeddedClient } from '../connection/embedded-connections.js';
 import { flushAfterError } from '../connection/flush-after-error.js';
-import { consoleCredentials } from '../console/console-credentials.js';
-import { createEmbeddedConsole } from '../console/embedded-console-backend.js';
 import { runReadOnly } from '../console/run-read-only.js';
-import { createServerConsole } from '../console/server-console-backend.js';
-import { createSqlConsole, type SqlConsole } from '../console/sql-console.js';
-import { resolveSqlDir } from '../ddl/sql-dir.js';
-import { acquireDirectoryLock, type DirectoryLock } from '../lock/directory-lock.js';
-import { applyMigration, assertNotNewer, planMigration, SchemaBehindError } from '../migrate/migrate.js';
+import type { SqlConsole } from '../console/sql-console.js';
 import type { Store, StoreOptions } from '../types.js';
 import { runNamed } from './run-named.js';
 import { type ResolvedStoreOptions, resolveStoreOptions } from './store-options.js';
+import type { HeldDirectory, StoreParts } from './store-parts.js';
 
 /** 64-bit integers come back as JSON numbers: counts and nanosecond sums stay far below 2^53. */
 const CLIENT_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
@@ -27,6 +22,7 @@ const CLIENT_SETTINGS = { output_format_json_quote_64bit_integers: 0 } as const;
 /** What every handle of one data directory or server shares. */
 interface StoreCore {
   key: string;
+  parts: StoreParts;
   options: ResolvedStoreOptions;
   client: ClickHouseClient;
   /** Embedded only: a readonly session for named queries. */
@@ -35,7 +31,7 @@ interface StoreCore {
   sqlConsole: SqlConsole;
   refs: number;
   /** Embedded only: this process's lock on the data directory, released with the last handle. */
-  lock?: DirectoryLock;
+  lock?: HeldDirectory;
   schema?: Promise<void>;
   schemaApplied: boolean;
   schemaVersion?: { version: number; known: number };
@@ -82,7 +78,7 @@ function createEmbeddedClient(path: string): ClickHouseClient {
   return client;
 }
 
-async function createCore(key: string, o: ResolvedStoreOptions): Promise<StoreCore> {
+async function createCore(key: string, o: ResolvedStoreOptions, parts: StoreParts): Promise<StoreCore> {
   if (o.mode === 'embedded') {
     for (const other of registry().cores.keys()) {
       if (other.startsWith('embedded:') && other !== key) {
@@ -91,40 +87,24 @@ async function createCore(key: string, o: ResolvedStoreOptions): Promise<StoreCo
         );
       }
     }
-    // chDB refuses a second process with a bare "Failed to create connection"; the lock says who
-    // holds the directory and what to do, and keeps a second collector off its write-ahead log.
-    const lock = acquireDirectoryLock(o.dataDir, DATA_DIR_LOCK);
+    const lock = parts.holdDirectory(o.dataDir);
     try {
-      return await openEmbeddedCore(key, o, lock);
+      return await openEmbeddedCore(key, o, lock, parts);
     } catch (err) {
       lock.release();
       throw err;
     }
   }
   const client = createServerClient(o, o.database);
-  // A dedicated read-only user for the console, when configured (collector/README.md, SQL console).
-  const consoleUser = consoleCredentials();
-  // On a cluster, statements joining Distributed tables need the cluster's read settings.
-  const base = o.cluster ? CLUSTER_READ_SETTINGS : {};
-  const storeConsole = createServerConsole(client, o.database, false, base);
-  const sqlConsole = consoleUser
-    ? createSqlConsole(
-        createServerConsole(createServerClient(o, o.database, consoleUser), o.database, true, base),
-        storeConsole,
-      )
-    : createSqlConsole(storeConsole);
-  return { key, options: o, client, sqlConsole, refs: 0, schemaApplied: false };
+  const sqlConsole = parts.serverConsole(client, o, (user) => createServerClient(o, o.database, user));
+  return { key, parts, options: o, client, sqlConsole, refs: 0, schemaApplied: false };
 }
-
-const DATA_DIR_LOCK = {
-  what: 'the data directory',
-  fix: 'point FAULTLINE_DATA_DIR (--data-dir) at another directory (to query this data while that process runs, use its SQL console, /sql)',
-};
 
 async function openEmbeddedCore(
   key: string,
   o: ResolvedStoreOptions,
-  lock: DirectoryLock,
+  lock: HeldDirectory,
+  parts: StoreParts,
 ): Promise<StoreCore> {
   // chDB applies per-request settings as SETs that persist in the session. Two sessions on the
   // one engine keep them apart: writes (never given per-request settings) and named queries
@@ -138,8 +118,8 @@ async function openEmbeddedCore(
     if (o.database !== 'default') await c.command({ query: `USE ${o.database}` });
     if (c !== client) await c.command({ query: 'SET readonly = 2' });
   }
-  const sqlConsole = createSqlConsole(createEmbeddedConsole(o.dataDir, o.database));
-  return { key, options: o, client, namedClient, sqlConsole, refs: 0, lock, schemaApplied: false };
+  const sqlConsole = parts.embeddedConsole(o.dataDir, o.database);
+  return { key, parts, options: o, client, namedClient, sqlConsole, refs: 0, lock, schemaApplied: false };
 }
 
 /** Applies sql/schema once per core; a failed attempt is forgotten so the next call retries. */
@@ -154,20 +134,7 @@ function ensureSchema(core: StoreCore): Promise<void> {
         await bootstrap.close();
       }
     }
-    const plan = await planMigration(core.client, resolveSqlDir());
-    // Never write to a schema a newer release made; migrate (embedded, or a server without a
-    // cluster) or, where this process must not alter the schema, refuse a schema that is behind.
-    assertNotNewer(plan);
-    if (o.migrate) {
-      await applyMigration(core.client, plan, {
-        ttlDays: o.ttlDays,
-        backfill: o.mode === 'embedded',
-        onProgress: plan.applied.length > 0 ? (line) => console.log(`faultline: migrate ${line}`) : undefined,
-      });
-    } else if (plan.schema.length > 0) {
-      throw new SchemaBehindError(plan.current, plan.known, plan.schema.length);
-    }
-    core.schemaVersion = { version: Math.max(plan.current, plan.known), known: plan.known };
+    core.schemaVersion = await core.parts.ensureSchema(core.client, o);
     core.schemaApplied = true;
   })().catch((err: unknown) => {
     core.schema = undefined;
@@ -212,22 +179,17 @@ function makeHandle(core: StoreCore): Store {
 }
 
 /**
- * Opens the store: embedded chDB under FAULTLINE_DATA_DIR by default, or a ClickHouse server at
- * FAULTLINE_CLICKHOUSE_URL, through the same @clickhouse/client code path; applies sql/schema.
- * Handles for the same data directory or server share one engine (kept on globalThis), and the
- * engine closes when the last handle closes.
- *
- * A server that is unreachable at open is not an error: the schema is applied on first use
- * (`ensureSchema`, which the writer calls before inserting), so the collector can start, spool,
- * and catch up when ClickHouse comes back.
+ * Opens a store from `parts` (the package entry's `openStore` passes the real ones): handles for
+ * the same data directory or server share one engine, kept on globalThis, which closes when the
+ * last handle closes. A server unreachable at open is not an error (see `openStore`).
  */
-export async function openStore(options?: StoreOptions): Promise<Store> {
+export async function openStoreWith(parts: StoreParts, options?: StoreOptions): Promise<Store> {
   const o = resolveStoreOptions(options);
   const key = o.mode === 'embedded' ? `embedded:${o.dataDir}` : `server:${o.url}/${o.database}`;
   const cores = registry().cores;
   let pending = cores.get(key);
   if (!pending) {
-    pending = createCore(key, o);
+    pending = createCore(key, o, parts);
     cores.set(key, pending);
     pending.catch(() => cores.delete(key));
   }

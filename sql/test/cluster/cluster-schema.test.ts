@@ -11,7 +11,7 @@ import {
 import { resolveSqlDir } from '../../src/ddl/sql-dir.js';
 import { splitStatements } from '../../src/lexer/split-statements.js';
 import { tokenize } from '../../src/lexer/sql-tokens.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/open-store.js';
 import type { Store } from '../../src/types.js';
 
 // Every check below reads ClickHouse's own parser output (chDB): formatQuerySingleLine for the

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderClusterSchema } from '../../src/cluster/index.js';
 import { resolveSqlDir } from '../../src/ddl/sql-dir.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/open-store.js';
 import type { Store } from '../../src/types.js';
 import { insertAsExporter } from '../support/exporter-insert.js';
 import { dateTime64, makeFailureRow, makeRow } from '../support/trace-row-fixture.js';

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleRefusal } from '../../src/console/console-refusal.js';
 import { splitStatements } from '../../src/lexer/split-statements.js';
-import { openStore } from '../../src/store/open-store.js';
+import { openStore } from '../../src/open-store.js';
 import type { Store } from '../../src/types.js';
 import { closedPort, type ShimProcess, startShim } from '../support/shim-process.js';
 import { SEEDED, seedCalls } from './helpers/console-store.js';

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBatch } from '../../src/connection/insert-batch.js';
 import { serializeRows } from '../../src/connection/serialize-rows.js';
 import { resolveSqlDir } from '../../src/ddl/sql-dir.js';
+import { openStore } from '../../src/index.js';
 import { applyMigration, planMigration } from '../../src/migrate/migrate.js';
 import { knownSchemaVersion, listSchemaSteps } from '../../src/migrate/schema-steps.js';
-import { openStore } from '../../src/store/open-store.js';
 import type { Store, TraceRow } from '../../src/types.js';
 import { dateTime64, makeFailureRow } from '../support/trace-row-fixture.js';
 
@@ -82,6 +82,8 @@ describe('the migrator', () => {
 
     const plan = await planMigration(store.client, sqlDir);
     expect(plan.backfills.map((b) => b.target)).toEqual([
+      'failures',
+      'calls_1m',
       'dependency_calls_1m',
       'workflows_rollup',
       'failure_codes_1m',
@@ -94,8 +96,10 @@ describe('the migrator', () => {
       backfill: true,
       onProgress: (l) => lines.push(l),
     });
-    expect(lines).toHaveLength(5);
-    expect(lines[2]).toMatch(/^\[backfill 3\/5\] failure_codes_1m: 8 failures row\(s\) before /);
+    expect(lines).toHaveLength(7);
+    // failures and calls_1m were never emptied: nothing of otel_traces is older than their first row.
+    expect(lines[0]).toMatch(/^\[backfill 1\/7\] failures: 0 otel_traces row\(s\) before /);
+    expect(lines[4]).toMatch(/^\[backfill 5\/7\] failure_codes_1m: 8 failures row\(s\) before /);
 
     const codes = await rows<{ code: string; n: string }>(
       'SELECT code, toString(sum(failures)) AS n FROM failure_codes_1m GROUP BY code ORDER BY code',

@@ -25,7 +25,7 @@ describe('checkParam', () => {
     expect(checkParam('s', 'Nullable(String)', null)).toBeNull();
     expect(() => checkParam('s', 'String', null)).toThrow(/declare the parameter Nullable/);
     expect(checkParam('s', 'LowCardinality(String)', 'db')).toBe('db');
-    expect(checkParam('a', 'Array(UInt8)', [1, 2])).toEqual(['1', '2']);
+    expect(checkParam('a', 'Array(UInt8)', [1, 2])).toEqual([1n, 2n]);
     expect(() => checkParam('a', 'Array(UInt8)', [1, 'x'])).toThrow(/parameter a\[1\] \(UInt8\)/);
     expect(() => checkParam('b', 'Bool', 'true')).toThrow(/expected true or false/);
     expect(checkParam('f', 'Float64', '0.999')).toBe(0.999);

@@ -1,6 +1,6 @@
 import { ConfigError, isLoopback } from '@faultline/collector';
+import { secretDigest } from '@faultline/collector/secret';
 import { parseAllowedHosts, parseHostHeader } from './allowed-hosts.mjs';
-import { secretDigest } from './secret-digest.mjs';
 import { parseTrustedProxies } from './trusted-proxies.mjs';
 import { readUsersFile } from './users-file.mjs';
 

@@ -1,8 +1,8 @@
+import { matchesDigest } from '@faultline/collector/secret';
 import { mediaType } from './cross-origin.mjs';
 import { refuse, seeOther, sendHtml, sendJson } from './gate-responses.mjs';
 import { LOGIN_PAGE_CSP, renderLoginPage } from './login-page.mjs';
 import { decoyHash, verifyPassword } from './password-hash.mjs';
-import { matchesDigest } from './secret-digest.mjs';
 import { clearedSessionCookie, sessionCookie } from './session-cookie.mjs';
 
 // GET /login (the form), POST /login (form-encoded from the page, or JSON from a script) and

@@ -1,4 +1,4 @@
-import { matchesDigest } from './secret-digest.mjs';
+import { matchesDigest } from '@faultline/collector/secret';
 import { readCookie } from './session-cookie.mjs';
 import { isTrustedAddress } from './trusted-proxies.mjs';
 

@@ -8,7 +8,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { W3CBaggagePropagator } from '@opentelemetry/core';
-import { ATTR_CORRELATION_ID, BAGGAGE_CORRELATION_ID } from '../../attributes.js';
+import { ATTR_CORRELATION_ID, BAGGAGE_CORRELATION_ID } from '../../envelope/attribute-names.js';
 import { attributesOf } from './span-attributes.js';
 
 /** Inbound headers an edge proxy or caller may already have stamped on the request. */

@@ -1,6 +1,6 @@
 import type { Attributes, Span } from '@opentelemetry/api';
-import { ATTR_ATTEMPTS, ATTR_CLASS, ATTR_CODE, ATTR_SOURCE } from '../../attributes.js';
-import { sourceOf } from '../../span-source.js';
+import { ATTR_ATTEMPTS, ATTR_CLASS, ATTR_CODE, ATTR_SOURCE } from '../../envelope/attribute-names.js';
+import { sourceOf } from '../../envelope/span-source.js';
 import { isGenericCode, type TransportTally } from './call-role.js';
 import { correlationIdOfSpan } from './correlation.js';
 import { stampPrevious } from './repeat-attempts.js';

@@ -15,9 +15,9 @@ import {
   ATTR_RETRY_AFTER,
   ATTR_RETRYABLE,
   ATTR_SOURCE,
-} from '../../attributes.js';
+} from '../../envelope/attribute-names.js';
+import { sourceOf } from '../../envelope/span-source.js';
 import { type AttemptInfo, currentAttemptInfo } from '../../policy/attempt-context.js';
-import { sourceOf } from '../../span-source.js';
 import type { Envelope } from '../../types.js';
 import type { AttemptTracker, FailedAttempt } from './attempt-tracker.js';
 import { correlationIdOfSpan } from './correlation.js';

@@ -1,5 +1,5 @@
 import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { envelopeAttributes } from '../../envelope-attributes.js';
+import { envelopeAttributes } from '../../envelope/envelope-attributes.js';
 import type { Envelope } from '../../types.js';
 import { holdTransportEnvelope, isTransport } from './call-role.js';
 import { correlationIdOfSpan } from './correlation.js';

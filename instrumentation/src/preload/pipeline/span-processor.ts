@@ -16,11 +16,11 @@ import {
   ATTR_ENTRY,
   ATTR_PROPAGATED,
   ATTR_SOURCE,
-} from '../../attributes.js';
-import { dbSystemOf } from '../../db-system.js';
+} from '../../envelope/attribute-names.js';
+import { dbSystemOf } from '../../envelope/db-system.js';
+import { failingHttpStatusOf, httpStatusOf } from '../../envelope/http-status-of.js';
+import { sourceOf } from '../../envelope/span-source.js';
 import { classifyHttpResponse } from '../../http/classify-http-response.js';
-import { failingHttpStatusOf } from '../../http-status-envelope.js';
-import { httpStatusOf, sourceOf } from '../../span-source.js';
 import type { Envelope } from '../../types.js';
 import {
   isConnectSpan,

@@ -10,8 +10,8 @@ import {
   resourceFromAttributes,
 } from '@opentelemetry/resources';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { DISTRO_NAME, DISTRO_NAME_KEY } from '../../derived-attributes.js';
-import { escapeRegExp } from '../../escape-regexp.js';
+import { DISTRO_NAME, DISTRO_NAME_KEY } from '../../envelope/attribute-names.js';
+import { escapeRegExp } from '../../redact/escape-regexp.js';
 import { subscribeDriverErrors } from '../clients/mysql2/index.js';
 import {
   endSpansWaitingOnBodies,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { insertBatch } from '../../../src/connection/insert-batch.js';
 import { serializeRows } from '../../../src/connection/serialize-rows.js';
-import { openStore } from '../../../src/store/open-store.js';
+import { openStore } from '../../../src/open-store.js';
 import type { Store, TraceRow } from '../../../src/types.js';
 import { makeFailureRow, makeRow } from '../../support/trace-row-fixture.js';
 

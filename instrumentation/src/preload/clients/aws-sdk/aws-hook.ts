@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import type { AwsSdkInstrumentationConfig } from '@opentelemetry/instrumentation-aws-sdk';
-import { ATTR_ATTEMPTS } from '../../../attributes.js';
+import { ATTR_ATTEMPTS } from '../../../envelope/attribute-names.js';
 import { classifyError } from '../../../error/classify-error.js';
 import { correlationIdOfSpan } from '../../pipeline/correlation.js';
 import { setEnvelope } from '../../pipeline/span-envelope.js';

@@ -1,5 +1,5 @@
-import { isSecretKey, REDACTED, redactText } from './redact.js';
-import type { JsonValue } from './types.js';
+import { isSecretKey, REDACTED, redactText } from '../redact/redact-text.js';
+import type { JsonValue } from '../types.js';
 
 /**
  * Limits of `raw`. An envelope rides on every failing span, so its detail must stay small

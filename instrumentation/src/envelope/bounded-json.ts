@@ -1,4 +1,4 @@
-/** Longest `faultline.raw` string put on a span; the collector stores it as is. */
+/** Longest `faultline.raw` string on a span or a stored row: every writer serializes raw here. */
 export const RAW_MAX_CHARS = 4096;
 
 /** `raw` as the span carries it: JSON, and still valid JSON when cut to RAW_MAX_CHARS. */

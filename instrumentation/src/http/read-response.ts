@@ -1,3 +1,23 @@
+import type { HttpResponseLike } from '../types.js';
+
+/** The status of a response: `status` (fetch) or `statusCode` (IncomingMessage), an integer 100–999. */
+export function readStatus(res: HttpResponseLike): number {
+  if (res === null || typeof res !== 'object') {
+    throw new TypeError(
+      `classifyHttpResponse: expected an object like { status, headers?, body? }; got ${res === null ? 'null' : typeof res}`,
+    );
+  }
+  const raw =
+    (res as { status?: unknown; statusCode?: unknown }).status ??
+    (res as { statusCode?: unknown }).statusCode;
+  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 100 || raw > 999) {
+    throw new TypeError(
+      `classifyHttpResponse: status must be an integer HTTP status code between 100 and 999 (pass response.status or IncomingMessage.statusCode); got ${JSON.stringify(raw)}`,
+    );
+  }
+  return raw;
+}
+
 /** Bytes of a body that are decoded at most: error bodies are small, and raw keeps only a few KiB. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -54,9 +74,19 @@ function isUnreadable(body: object): boolean {
 
 /**
  * Turns whatever the caller holds as a body into JSON or text. A JSON string is parsed only
- * when it can matter: on a failing status, or on a 2xx whose text holds a failure marker.
+ * when it can matter: on a failing status, or on a 2xx whose text holds a failure marker. A
+ * caller-built body may hold getters or Proxies that throw: such a body says nothing, the status
+ * still does.
  */
 export function readBody(body: unknown, failingStatus: boolean): BodyView {
+  try {
+    return viewOf(body, failingStatus);
+  } catch {
+    return EMPTY;
+  }
+}
+
+function viewOf(body: unknown, failingStatus: boolean): BodyView {
   let text: string;
   if (typeof body === 'string') text = body.length > MAX_BODY_BYTES ? body.slice(0, MAX_BODY_BYTES) : body;
   else if (body === null || typeof body !== 'object') return EMPTY;

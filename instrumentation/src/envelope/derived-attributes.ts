@@ -5,17 +5,10 @@ import {
   ATTR_ENTRY,
   ATTR_MESSAGE,
   ATTR_SOURCE,
-} from './attributes.js';
-import { envelopeAttributes } from './envelope-attributes.js';
+} from './attribute-names.js';
+import { type AttributeForm, envelopeAttributes } from './envelope-attributes.js';
 import { httpStatusEnvelope } from './http-status-envelope.js';
 import { sourceOf } from './span-source.js';
-
-/**
- * Resource attribute (semconv `telemetry.distro.name`) the preload exports under: it tells the
- * collector which spans left their derivable attributes off the wire.
- */
-export const DISTRO_NAME_KEY = 'telemetry.distro.name';
-export const DISTRO_NAME = 'faultline';
 
 /** What of a span the derivation reads besides its attributes. */
 export interface DerivableSpan {
@@ -24,12 +17,6 @@ export interface DerivableSpan {
   parentSpanId: string;
   kind: 'server' | 'client' | 'other';
 }
-
-/**
- * How the caller's map holds attribute values: `stored` as the collector's rows do (every value a
- * string, booleans "true"/"false"), `exported` as the span carried them.
- */
-export type AttributeForm = 'stored' | 'exported';
 
 /**
  * The preload attributes that follow from the span itself, which the preload therefore does not
@@ -53,8 +40,10 @@ export function addDerivedAttributes(
   if (span.kind === 'server' && attrs[ATTR_CLASS] === undefined) {
     const envelope = httpStatusEnvelope(attrs, correlationId);
     if (envelope !== null) {
-      const written = envelopeAttributes(envelope, attrs, { correlationId, sourceDerivable: true });
-      for (const key in written) attrs[key] = form === 'stored' ? String(written[key]) : written[key];
+      Object.assign(
+        attrs,
+        envelopeAttributes(envelope, attrs, { correlationId, sourceDerivable: true }, form),
+      );
     }
   }
   const failed = attrs[ATTR_CLASS] !== undefined;

@@ -1,36 +1,12 @@
+import { RETRY_AFTER_SCHEMA_RULE } from './allowed-retry-after.js';
+import { MAX_MESSAGE_CHARS } from './create-envelope.js';
+import { CLASS_ACTIONS } from './error-classes.js';
+
 /**
  * JSON Schema (draft 2020-12) of the envelope, for tool definitions, agent frameworks and
  * validators. Each class's description states the caller's action, so a model reading the
  * schema learns the policy along with the shape.
  */
-
-const CLASS_ACTIONS = [
-  {
-    const: 'validation',
-    description:
-      'The request was rejected as malformed or breaking a rule. Action: repair — fix the request (see message) and send it once more; never retry it unchanged.',
-  },
-  {
-    const: 'authentication',
-    description:
-      'The credential is missing, expired, revoked or lacks permission. Action: refresh once — obtain a new credential at most one time and replay; if it fails again, escalate to a person.',
-  },
-  {
-    const: 'rate_limit',
-    description:
-      'The caller exceeded a rate limit. Action: wait — sleep retry_after seconds exactly when it is a number, otherwise back off exponentially with full jitter, for a small number of attempts.',
-  },
-  {
-    const: 'transient',
-    description:
-      'A temporary fault (timeout, overload, unavailable, deadlock). Action: back off — retry with capped exponential backoff and full jitter; honor retry_after when present.',
-  },
-  {
-    const: 'permanent',
-    description:
-      'The call as constructed will not succeed (not found, conflict, unsupported, exhausted quota). Action: replan — do not retry; choose a different approach.',
-  },
-] as const;
 
 const CORE_PROPERTIES = {
   class: {
@@ -48,7 +24,11 @@ const CORE_PROPERTIES = {
     description: 'Most specific stable code: HTTP status, SQLSTATE, vendor error number or name.',
     examples: ['429', '40001', '1213', 'ThrottlingException'],
   },
-  message: { type: 'string', maxLength: 512, description: 'Human-readable text, redacted and bounded.' },
+  message: {
+    type: 'string',
+    maxLength: MAX_MESSAGE_CHARS,
+    description: 'Human-readable text, redacted and bounded.',
+  },
   retryable: {
     type: 'boolean',
     description:
@@ -63,13 +43,6 @@ const CORE_PROPERTIES = {
     type: 'string',
     description: 'The same id on every span of one request, across services; empty when unknown.',
   },
-} as const;
-
-/** retry_after is null whenever retryable is false. */
-const RETRY_AFTER_RULE = {
-  if: { properties: { retryable: { const: false } }, required: ['retryable'] },
-  // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable.
-  then: { properties: { retry_after: { type: 'null' } } },
 } as const;
 
 export const envelopeJsonSchema = {
@@ -87,7 +60,7 @@ export const envelopeJsonSchema = {
         'Source detail for offline inspection (status, headers subset, body, driver fields): redacted, depth- and size-capped JSON. Dropped for models.',
     },
   },
-  ...RETRY_AFTER_RULE,
+  ...RETRY_AFTER_SCHEMA_RULE,
 } as const;
 
 /** The seven-field form returned by toModelEnvelope. */
@@ -100,5 +73,5 @@ export const modelEnvelopeJsonSchema = {
   required: ['class', 'source', 'code', 'message', 'retryable', 'retry_after', 'correlation_id'],
   additionalProperties: false,
   properties: CORE_PROPERTIES,
-  ...RETRY_AFTER_RULE,
+  ...RETRY_AFTER_SCHEMA_RULE,
 } as const;

@@ -1,5 +1,105 @@
-import type { HeaderReader } from './headers.js';
-import { parseSeconds, secondsUntilDate } from './headers.js';
+import {
+  parseSeconds,
+  pickRelevantHeaders,
+  type RelevantHeaders,
+  retryAfterSeconds,
+  secondsUntilDate,
+} from './headers.js';
+import { restatesStatus } from './status-class.js';
+import { awsErrorName, type RankedCodes, rankCode } from './vendor-codes.js';
+
+/** What a failing response's headers said, before the status is consulted. */
+export interface HeaderFindings extends RankedCodes {
+  /** The server's explicit retry verdict: `true` / `false` in X-Should-Retry or Stripe-Should-Retry. */
+  verdict: boolean | undefined;
+  /** `0` in a remaining-count header: the client has used up its window. */
+  exhausted: boolean;
+  /** A Retry-After was sent, whatever its value (GitHub's secondary rate limit is a 403 with one). */
+  retryAfterSent: boolean;
+  /** Seconds Retry-After or its `-ms` forms asked to wait; `null` when absent, past or unparseable. */
+  retryAfter: number | null;
+  /** The headers read: they become raw.headers, and hold the rate-limit reset should it be needed. */
+  relevant: RelevantHeaders;
+}
+
+/** `true` / `false`; `undefined` when absent or anything else. */
+function verdictOf(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  const s = value.trim().toLowerCase();
+  return s === 'true' ? true : s === 'false' ? false : undefined;
+}
+
+/**
+ * The header reader: one pick of the relevant headers, one pass over them, then what they say.
+ * Vendor codes sent as headers (AWS `x-amzn-errortype` / `x-amzn-query-error`, Azure
+ * `x-ms-error-code`) are ranked like a body's; the decision weighs them only when the body named
+ * no known code.
+ */
+export function readHeaderFindings(
+  headers: unknown,
+  status: number,
+  nowMs: number | undefined,
+): HeaderFindings {
+  const h = pickRelevantHeaders(headers);
+  let shouldRetry: string | undefined;
+  let stripeShouldRetry: string | undefined;
+  let retryAfter: string | undefined;
+  let retryAfterMs: string | undefined;
+  let msRetryAfterMs: string | undefined;
+  let amzn: string | undefined;
+  let query: string | undefined;
+  let ms: string | undefined;
+  const { names, values } = h;
+  for (let i = 0; i < names.length; i++) {
+    const value = values[i];
+    switch (names[i]) {
+      case 'x-should-retry':
+        shouldRetry = value;
+        break;
+      case 'stripe-should-retry':
+        stripeShouldRetry = value;
+        break;
+      case 'retry-after':
+        retryAfter = value;
+        break;
+      case 'retry-after-ms':
+        retryAfterMs = value;
+        break;
+      case 'x-ms-retry-after-ms':
+        msRetryAfterMs = value;
+        break;
+      case 'x-amzn-errortype':
+        amzn = value;
+        break;
+      case 'x-amzn-query-error':
+        query = value;
+        break;
+      case 'x-ms-error-code':
+        ms = value;
+        break;
+    }
+  }
+  const found: HeaderFindings = {
+    named: undefined,
+    ranked: undefined,
+    cls: undefined,
+    quota: undefined,
+    verdict: verdictOf(shouldRetry ?? stripeShouldRetry),
+    exhausted: rateLimitExhausted(h),
+    retryAfterSent: retryAfter !== undefined,
+    // undefined nowMs: the clock is read only if a date needs it
+    retryAfter: retryAfterSeconds(retryAfterMs ?? msRetryAfterMs, retryAfter, nowMs),
+    relevant: h,
+  };
+  if (amzn !== undefined) rankCode(found, awsErrorName(amzn));
+  if (query !== undefined) rankCode(found, query.split(';')[0]);
+  if (ms !== undefined) rankCode(found, ms, !restatesStatus(ms, status));
+  return found;
+}
+
+// Rate-limit headers: the remaining count, read for every failure, and the window's reset, which
+// the decision asks for only when a rate limit sent no Retry-After (they ride on every response of
+// some APIs, and turning an epoch or a date into seconds reads the clock).
 
 /** `RateLimit: limit=100, remaining=0, reset=30` (draft-07) and `RateLimit: "default";r=0;t=30` (draft-08+). */
 function structuredParam(value: string, names: readonly string[]): number | undefined {
@@ -23,17 +123,17 @@ const RESET = ['ratelimit-reset', 'x-ratelimit-reset', 'x-rate-limit-reset'] as 
  * remaining-count header read here says `remaining`, every reset header `reset`, so without one
  * the dozen lookups below can only miss.
  */
-function namesAny(h: HeaderReader, part: string): boolean {
-  const n = h.size();
-  for (let i = 0; i < n; i++) {
-    const name = h.nameAt(i);
+function namesAny(h: RelevantHeaders, part: string): boolean {
+  const names = h.names;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
     if (name === 'ratelimit' || name.includes(part)) return true;
   }
   return false;
 }
 
 /** `0` in any remaining-count header: the client has used up its window. */
-export function rateLimitExhausted(h: HeaderReader): boolean {
+function rateLimitExhausted(h: RelevantHeaders): boolean {
   if (!namesAny(h, 'remaining')) return false;
   for (let i = 0; i < REMAINING.length; i++) {
     const v = h.get(REMAINING[i] as string);
@@ -84,7 +184,7 @@ const PAIRS: ReadonlyArray<[remaining: string, reset: string, kind: 'duration' |
  * Seconds until the rate-limit window resets, read from the reset headers servers send
  * besides (or instead of) Retry-After. Only consulted for a rate-limited response.
  */
-export function rateLimitResetSeconds(h: HeaderReader, nowMs?: number): number | null {
+export function rateLimitResetSeconds(h: RelevantHeaders, nowMs?: number): number | null {
   if (!namesAny(h, 'reset')) return null;
   const structured = h.get('ratelimit');
   if (structured !== undefined) {

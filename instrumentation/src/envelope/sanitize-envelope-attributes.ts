@@ -1,4 +1,7 @@
-import { attributes, boundedText, MAX_MESSAGE_CHARS, toRaw } from '@faultline/instrumentation';
+import { ATTR_MESSAGE, ATTR_RAW } from './attribute-names.js';
+import { boundedJson } from './bounded-json.js';
+import { MAX_MESSAGE_CHARS } from './create-envelope.js';
+import { boundedText, toRaw } from './to-raw.js';
 
 /**
  * The envelope's rules for the text fields a span brings itself: a service without the preload
@@ -8,14 +11,14 @@ import { attributes, boundedText, MAX_MESSAGE_CHARS, toRaw } from '@faultline/in
  * are already redacted and within bounds.
  *   - message: boundedText (redacted, then at most MAX_MESSAGE_CHARS characters);
  *   - raw: parsed as JSON when it is JSON (else kept as a string), then toRaw: secret keys and
- *     values redacted, depth, keys, items and size capped, serialized again.
+ *     values redacted, depth, keys, items and size capped, serialized again as every writer
+ *     serializes it (boundedJson).
  */
 export function sanitizeEnvelopeAttributes(attrs: Record<string, string>): void {
-  const message = attrs[attributes.ATTR_MESSAGE];
-  if (message !== undefined && message !== '')
-    attrs[attributes.ATTR_MESSAGE] = boundedText(message, MAX_MESSAGE_CHARS);
-  const raw = attrs[attributes.ATTR_RAW];
-  if (raw !== undefined && raw !== '') attrs[attributes.ATTR_RAW] = JSON.stringify(toRaw(parseJson(raw)));
+  const message = attrs[ATTR_MESSAGE];
+  if (message !== undefined && message !== '') attrs[ATTR_MESSAGE] = boundedText(message, MAX_MESSAGE_CHARS);
+  const raw = attrs[ATTR_RAW];
+  if (raw !== undefined && raw !== '') attrs[ATTR_RAW] = boundedJson(toRaw(parseJson(raw)));
 }
 
 function parseJson(text: string): unknown {

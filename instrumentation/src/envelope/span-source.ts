@@ -14,10 +14,3 @@ export function sourceOf(attrs: Readonly<Record<string, unknown>>): string | und
   if (attrs['http.request.method'] !== undefined || attrs['http.method'] !== undefined) return 'http';
   return undefined;
 }
-
-/** The HTTP response status the span carries (either semconv generation), as a number. */
-export function httpStatusOf(attrs: Readonly<Record<string, unknown>>): number | undefined {
-  const raw = attrs['http.response.status_code'] ?? attrs['http.status_code'];
-  const n = typeof raw === 'string' ? Number(raw) : raw;
-  return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}

@@ -1,17 +1,9 @@
-import { ATTR_SOURCE } from './attributes.js';
+import { classifyHttpResponse } from '../http/classify-http-response.js';
+import type { Envelope } from '../types.js';
+import { ATTR_SOURCE } from './attribute-names.js';
 import { dbSystemOf } from './db-system.js';
-import { classifyHttpResponse } from './http/classify-http-response.js';
-import { httpStatusOf, sourceOf } from './span-source.js';
-import type { Envelope } from './types.js';
-
-/**
- * The span's HTTP status when it alone says the span failed (4xx/5xx), else undefined: the rule
- * the preload applies to a server span and the collector to rebuild its envelope.
- */
-export function failingHttpStatusOf(attrs: Readonly<Record<string, unknown>>): number | undefined {
-  const status = httpStatusOf(attrs);
-  return status !== undefined && status >= 400 ? status : undefined;
-}
+import { failingHttpStatusOf } from './http-status-of.js';
+import { sourceOf } from './span-source.js';
 
 /**
  * The envelope of a span that failed by its HTTP status alone (no response a hook could read, no

@@ -1,16 +1,10 @@
-import { boundedText, type KnownText, knownText, toRaw, truncate } from './raw.js';
-import type { Envelope, ErrorClass, JsonValue } from './types.js';
+import type { Envelope, ErrorClass, JsonValue } from '../types.js';
+import { allowedRetryAfter } from './allowed-retry-after.js';
+import { defaultRetryable, ERROR_CLASSES, isErrorClass } from './error-classes.js';
+import { boundedText, type KnownText, knownText, toRaw, truncate } from './to-raw.js';
 
 /** Upper bound of `message`, in characters: enough for a vendor's sentence, small enough per span. */
 export const MAX_MESSAGE_CHARS = 512;
-
-export const ERROR_CLASSES: readonly ErrorClass[] = Object.freeze([
-  'validation',
-  'authentication',
-  'rate_limit',
-  'transient',
-  'permanent',
-]);
 
 export interface EnvelopeInit {
   class: ErrorClass;
@@ -25,22 +19,6 @@ export interface EnvelopeInit {
   correlationId?: string;
   /** Any value: copied through toRaw (redacted, bounded, JSON-safe). */
   raw?: unknown;
-}
-
-/** ERROR_CLASSES.includes without the array walk: every envelope built passes here. */
-function isErrorClass(cls: unknown): boolean {
-  return (
-    cls === 'validation' ||
-    cls === 'authentication' ||
-    cls === 'rate_limit' ||
-    cls === 'transient' ||
-    cls === 'permanent'
-  );
-}
-
-/** The class's own answer to "is a retry worth it", before any source detail. */
-export function defaultRetryable(cls: ErrorClass): boolean {
-  return cls === 'rate_limit' || cls === 'transient';
 }
 
 /**
@@ -85,7 +63,6 @@ export function buildEnvelope(
     );
   }
   const retryable = typeof init.retryable === 'boolean' ? init.retryable : defaultRetryable(init.class);
-  const after = init.retryAfter;
   const message = typeof init.message === 'string' ? init.message : String(init.message ?? '');
   return {
     class: init.class,
@@ -98,8 +75,7 @@ export function buildEnvelope(
           ? message
           : boundedText(message, MAX_MESSAGE_CHARS),
     retryable,
-    retry_after:
-      retryable && typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : null,
+    retry_after: allowedRetryAfter(retryable, init.retryAfter),
     correlation_id: typeof init.correlationId === 'string' ? init.correlationId : '',
     raw,
   };

@@ -1,4 +1,5 @@
-import type { Envelope, ModelEnvelope } from './types.js';
+import type { Envelope, ModelEnvelope } from '../types.js';
+import { allowedRetryAfter } from './allowed-retry-after.js';
 
 /**
  * The seven fields a model or agent loop acts on: the envelope without `raw`. Tool results
@@ -16,7 +17,7 @@ export function toModelEnvelope(envelope: Envelope): ModelEnvelope {
     code: envelope.code,
     message: envelope.message,
     retryable: envelope.retryable,
-    retry_after: envelope.retryable ? (envelope.retry_after ?? null) : null,
+    retry_after: allowedRetryAfter(envelope.retryable, envelope.retry_after),
     correlation_id: envelope.correlation_id ?? '',
   };
 }

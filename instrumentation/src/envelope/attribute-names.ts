@@ -52,6 +52,12 @@ export const ATTR_ENTRY = 'faultline.entry';
  */
 export const ATTR_CLASSIFIED_BY = 'faultline.classified_by';
 export const CLASSIFIED_BY_COLLECTOR = 'collector';
+/**
+ * Resource attribute (semconv `telemetry.distro.name`) the preload exports under: it tells the
+ * collector which spans left their derivable attributes off the wire (derived-attributes.ts).
+ */
+export const DISTRO_NAME_KEY = 'telemetry.distro.name';
+export const DISTRO_NAME = 'faultline';
 
 /**
  * The envelope's eight fields as span attributes, in envelope order: what the preload writes
