@@ -9,10 +9,13 @@
 CREATE OR REPLACE FUNCTION faultline_span_kind AS (kind) ->
     if(startsWith(kind, 'SPAN_KIND_'), initcap(substring(kind, 11)), kind);
 
--- An outbound call: a CLIENT or PRODUCER span (either spelling of the kind). The budget, the alerts
--- and the Dependencies page count these; first_hand_client_failures (030) is their failures.
+-- An outbound call: a CLIENT or PRODUCER span, in either spelling of the kind (what
+-- faultline_span_kind reads as 'Client' or 'Producer'). The budget, the alerts and the Dependencies
+-- page count these; first_hand_client_failures (030) is their failures. A plain IN, not
+-- faultline_span_kind(kind) IN (…): on a LowCardinality column it is decided once per distinct
+-- value, and the tables that store a kind store it normalized already.
 CREATE OR REPLACE FUNCTION faultline_outbound_call AS (kind) ->
-    faultline_span_kind(kind) IN ('Client', 'Producer');
+    kind IN ('Client', 'Producer', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER');
 
 -- The source a span's semantic-convention attributes imply: the twin of sourceOf in
 -- @faultline/instrumentation (span-source.ts), which the preload counts a call under and the
@@ -67,7 +70,7 @@ CREATE OR REPLACE FUNCTION faultline_sdk_attempts AS (attrs) ->
 -- SERVER span, or any span the preload tagged with a source, unless it is part of another call
 -- (faultline_call_role: a transport request, a successful checkout).
 CREATE OR REPLACE FUNCTION faultline_counted_call AS (name, kind, attrs, status) ->
-    (attrs['faultline.source'] != '' OR faultline_span_kind(kind) IN ('Client', 'Server'))
+    (attrs['faultline.source'] != '' OR kind IN ('Client', 'Server', 'SPAN_KIND_CLIENT', 'SPAN_KIND_SERVER'))
     AND faultline_call_role(name, attrs, status) = '';
 
 -- Whether a failure row is an echo the preload saw in its own process (failures.propagated): a

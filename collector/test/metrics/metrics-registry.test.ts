@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { register } from 'prom-client';
 import { describe, expect, it } from 'vitest';
+import type { AlertEvaluator } from '../../src/alerts/alert-evaluator.js';
 import { alertMetrics } from '../../src/alerts/alert-metrics.js';
 import type { AlertNotice } from '../../src/alerts/alert-types.js';
+import { startAlertsServer } from '../../src/alerts/alerts-server.js';
 import { collectorMetrics } from '../../src/metrics/collector-metrics.js';
 import { withProcessMetrics } from '../../src/metrics/live-metrics.js';
 import { checkBearer, matchesDigest, secretDigest } from '../../src/server/check-bearer.js';
@@ -111,6 +113,34 @@ describe('metrics registries', () => {
     });
     expect(lint.error, 'promtool missing: the pretest step installs Debian prometheus').toBeUndefined();
     expect(lint.stderr + lint.stdout).not.toMatch(/error while linting|text format parsing error/i);
+  });
+});
+
+describe('the alerts role alone', () => {
+  it('serves its registry with the process metrics on its own /metrics', async () => {
+    const stats = { ok: 2, failed: 1, lastDurationS: 0.25, lastSuccessS: Math.floor(Date.now() / 1000) };
+    const registry = alertMetrics({
+      series: () => ({ calls: new Map([['checkout', 4]]), failures: new Map() }),
+      countedUntilS: () => 1_800_000_000,
+      firing: () => [],
+      stats,
+    });
+    const evaluator = { registry, health: () => ({ ...stats, firing: 0 }) } as unknown as AlertEvaluator;
+    const server = await startAlertsServer({ evaluator, intervalS: 60, port: 0 });
+    try {
+      const res = await fetch(`${server.url}/metrics`);
+      expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+      const text = await res.text();
+      expect(text).toContain('faultline_outbound_calls_total{service="checkout"} 4');
+      expect(text).toContain('faultline_alert_evaluations_total{outcome="failed"} 1');
+      expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
+      stats.ok++;
+      expect(await (await fetch(`${server.url}/metrics`)).text()).toContain(
+        'faultline_alert_evaluations_total{outcome="ok"} 3',
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
 
