@@ -18,10 +18,11 @@ CREATE OR REPLACE FUNCTION faultline_outbound_call AS (kind) ->
     kind IN ('Client', 'Producer', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER');
 
 -- The source a span's semantic-convention attributes imply: the twin of sourceOf in
--- @faultline/instrumentation (span-source.ts), which the preload counts a call under and the
--- collector files an unclassified failure under; '' where it says none. The AWS SDK before the
--- database check (a DynamoDB span carries db.system too, yet its failures are the SDK's), and
--- rpc.system.name (semconv 1.3x) before rpc.system, each by presence as the TypeScript rule reads it.
+-- @faultline/instrumentation, which the preload counts a call under and the collector files an
+-- unclassified failure under (parity: sql/test/counting/source-parity.test.ts); '' where it says
+-- none. The AWS SDK before the database check (a DynamoDB span carries db.system too, yet its
+-- failures are the SDK's); rpc.system.name (the newer RPC conventions) before rpc.system; HTTP by
+-- its method; each attribute by presence, as the TypeScript rule reads it.
 CREATE OR REPLACE FUNCTION faultline_semconv_source AS (attrs) -> multiIf(
     if(mapContains(attrs, 'rpc.system.name'), attrs['rpc.system.name'], attrs['rpc.system']) = 'aws-api', 'sdk',
     mapContains(attrs, 'db.system.name') OR mapContains(attrs, 'db.system'), 'db',

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopback } from '../config/receiver-config.js';
+import { checkBearer } from '../ingest/check-bearer.js';
 import { METRICS_CONTENT_TYPE, withProcessMetrics } from '../metrics/live-metrics.js';
-import { checkBearer } from '../server/check-bearer.js';
 import { sendProblem } from '../server/send-problem.js';
 import type { AlertEvaluator } from './alert-evaluator.js';
 

@@ -1,9 +1,9 @@
 import type { handleUnaryCall, Metadata, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
 import { Metadata as GrpcMetadata } from '@grpc/grpc-js';
+import { checkBearer } from '../ingest/check-bearer.js';
+import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
+import { type ExportOutcome, ingestExport, refuseUnread } from '../ingest/ingest-export.js';
 import { encodeExportResponse, RpcCode } from '../otlp/otlp-responses.js';
-import { checkBearer } from '../server/check-bearer.js';
-import type { TracesHandlerDeps } from '../server/handle-traces.js';
-import { type ExportOutcome, ingestExport, refuseUnread } from '../server/ingest-export.js';
 import { encodeRetryStatus, STATUS_DETAILS_TRAILER } from './grpc-status-details.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
-import type { TracesHandlerDeps } from '../server/handle-traces.js';
+import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
 import { exportHandler } from './handle-export.js';
 import { TRACE_SERVICE } from './trace-service.js';
 

@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import type { ReceiverStats } from '../server/receiver-stats.js';
+import type { ReceiverStats } from '../ingest/receiver-stats.js';
 import type { WriterStats } from '../types.js';
 import { liveCounter, liveGauge, perScrape, snapshotHistogram } from './live-metrics.js';
 

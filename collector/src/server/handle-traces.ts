@@ -1,5 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ReceiverConfig } from '../config/receiver-config.js';
+import { checkBearer } from '../ingest/check-bearer.js';
+import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
+import { type ExportOutcome, ingestExport, refuseUnread } from '../ingest/ingest-export.js';
+import { readBody } from '../ingest/read-body.js';
+import type { ReceiverStats } from '../ingest/receiver-stats.js';
 import {
   CONTENT_TYPES,
   encodeExportResponse,
@@ -7,26 +11,6 @@ import {
   type OtlpEncoding,
   RpcCode,
 } from '../otlp/otlp-responses.js';
-import type { SpanWriter } from '../types.js';
-import { checkBearer } from './check-bearer.js';
-import type { DecodeBudget } from './decode-budget.js';
-import { type ExportOutcome, ingestExport, refuseUnread } from './ingest-export.js';
-import { readBody } from './read-body.js';
-import type { ReceiverStats } from './receiver-stats.js';
-
-export interface TracesHandlerDeps {
-  config: ReceiverConfig;
-  writer: SpanWriter;
-  stats: ReceiverStats;
-  /** Bytes all requests may hold while being read and decoded; shared by the whole receiver. */
-  decodeBudget: DecodeBudget;
-  /** True once shutdown began: new exports get 503 so clients retry elsewhere or later. */
-  isClosing: () => boolean;
-  /** Requests between the closing check and their write() call. */
-  decoding: { count: number };
-  /** Set when the writer last refused a batch: while its queue is no shorter, refuse unread. */
-  saturation?: { queueDepth: number; retryAfter: number; message: string };
-}
 
 /** POST /v1/traces per the OTLP/HTTP spec; answers only after the rows are durable. */
 export async function handleTraces(

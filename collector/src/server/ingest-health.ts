@@ -1,5 +1,5 @@
+import type { ReceiverStats } from '../ingest/receiver-stats.js';
 import type { WriterStats } from '../types.js';
-import type { ReceiverStats } from './receiver-stats.js';
 
 /**
  * Whether what the collector accepted reached the store, in one object: for /healthz, and for the

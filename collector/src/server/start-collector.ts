@@ -9,15 +9,16 @@ import {
   resolveReceiverConfig,
 } from '../config/receiver-config.js';
 import { type GrpcReceiver, startGrpcReceiver } from '../grpc/start-grpc-receiver.js';
+import { checkBearer } from '../ingest/check-bearer.js';
+import { DecodeBudget } from '../ingest/decode-budget.js';
+import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
+import { ReceiverStats } from '../ingest/receiver-stats.js';
 import { collectorMetrics } from '../metrics/collector-metrics.js';
 import { METRICS_CONTENT_TYPE, withProcessMetrics } from '../metrics/live-metrics.js';
 import type { SpanWriter, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
-import { checkBearer } from './check-bearer.js';
-import { DecodeBudget } from './decode-budget.js';
-import { handleTraces, type TracesHandlerDeps } from './handle-traces.js';
+import { handleTraces } from './handle-traces.js';
 import { type IngestHealth, ingestHealth, registerIngestHealth } from './ingest-health.js';
-import { ReceiverStats } from './receiver-stats.js';
 import { sendProblem } from './send-problem.js';
 
 export interface CollectorOptions extends ReceiverOptions {

@@ -5,10 +5,10 @@ import type { AlertEvaluator } from '../../src/alerts/alert-evaluator.js';
 import { alertMetrics } from '../../src/alerts/alert-metrics.js';
 import type { AlertNotice } from '../../src/alerts/alert-types.js';
 import { startAlertsServer } from '../../src/alerts/alerts-server.js';
+import { checkBearer, matchesDigest, secretDigest } from '../../src/ingest/check-bearer.js';
+import { ReceiverStats } from '../../src/ingest/receiver-stats.js';
 import { collectorMetrics } from '../../src/metrics/collector-metrics.js';
 import { withProcessMetrics } from '../../src/metrics/live-metrics.js';
-import { checkBearer, matchesDigest, secretDigest } from '../../src/server/check-bearer.js';
-import { ReceiverStats } from '../../src/server/receiver-stats.js';
 import type { WriterStats } from '../../src/types.js';
 import { LatencyRecorder } from '../../src/writer/latency-histogram.js';
 

@@ -3,7 +3,7 @@ import { decodedBytesEstimate } from '../otlp/decoded-size.js';
 import { OtlpDecodeError } from '../otlp/otlp-decode-error.js';
 import { type OtlpEncoding, RpcCode } from '../otlp/otlp-responses.js';
 import { DecodeBudgetError } from './decode-budget.js';
-import type { TracesHandlerDeps } from './handle-traces.js';
+import type { TracesHandlerDeps } from './ingest-deps.js';
 import { type BodyBudget, BodyError } from './read-body.js';
 
 /**
