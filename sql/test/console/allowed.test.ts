@@ -180,6 +180,8 @@ describe('named queries', () => {
     Float64: 0.995,
     UInt16: 1,
     UInt32: 1,
+    // The burn windows of the budget queries (seconds).
+    'Array(UInt32)': [300, 3600],
   };
 
   it('every sql/queries file passes the console as written (it offers them to copy and adapt)', async () => {
