@@ -1,5 +1,5 @@
 -- name: failure_groups
--- description: Failure groups of the range: each (service, dependency, class, code) of the range's first-hand failures (first_hand_failures) with its count, the count over the previous range of the same length (prev_from = from - (to - from)) as the trend, last seen, the service.version values it appears in (ResourceAttributes of the failing spans), an example correlation id and trace id, and its state. First seen and the state come from the failures table (rows not marked propagated) over a bounded lookback, lookback_from (the dashboard passes from - 7 days) to from: "new" when no earlier row of the group is in the lookback (first seen inside the range), "regressed" when earlier rows exist but none in the 24 hours before from (quiet for a day, seen again), else "ongoing". Dependency is the failure row's own (failures.dependency, computed once at ingest by faultline_call_dependency, sql/schema/006); the version is read from otel_traces for the range's failure rows only, pruned by service, span name and time. The class and dependency filters narrow the groups ('' = all). Newest and growing first, at most 500 groups.
+-- description: Failure groups of the range: each (service, dependency, class, code) of the range's first-hand failures (first_hand_failures) with its count, the count over the previous range of the same length (prev_from = from - (to - from)) as the trend, last seen, the service.version values it appears in (ResourceAttributes of the failing spans), an example correlation id and trace id, and its state. First seen and the state come from the first-hand failures (first_hand_failures, the same rule as the range's) over a bounded lookback, lookback_from (the dashboard passes from - 7 days) to from: "new" when no earlier row of the group is in the lookback (first seen inside the range), "regressed" when earlier rows exist but none in the 24 hours before from (quiet for a day, seen again), else "ongoing". Dependency is the failure row's own (failures.dependency, computed once at ingest by faultline_call_dependency, sql/schema/006); the version is read from otel_traces for the range's failure rows only, pruned by service, span name and time. The class and dependency filters narrow the groups ('' = all). Newest and growing first, at most 500 groups.
 WITH
 cur AS (
   SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, dependency, class, source, code, Timestamp, correlation_id, TraceId
@@ -16,10 +16,8 @@ prev AS (
 ),
 hist AS (
   SELECT ServiceName, dependency, class, code, Timestamp
-  FROM failures
-  WHERE Timestamp >= {lookback_from:DateTime} AND Timestamp < {from:DateTime}
-    AND NOT propagated
-    AND (ServiceName, dependency, class, code) IN (SELECT ServiceName, dependency, class, code FROM cur)
+  FROM first_hand_failures(from = {lookback_from:DateTime}, to = {from:DateTime})
+  WHERE (ServiceName, dependency, class, code) IN (SELECT ServiceName, dependency, class, code FROM cur)
 ),
 spans AS (
   SELECT cityHash64(TraceId, SpanId) AS h,
