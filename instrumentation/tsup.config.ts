@@ -9,6 +9,7 @@ export default defineConfig({
     envelope: 'src/envelope/index.ts',
     register: 'src/register.ts',
     start: 'src/start.ts',
+    sdk: 'src/sdk.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

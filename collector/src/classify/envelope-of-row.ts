@@ -12,8 +12,10 @@ import { grpcStatusOf, headerValue } from './semconv-reads.js';
  */
 export function envelopeOfRow(row: TraceRow, correlationId: string): Envelope {
   const attrs = row.SpanAttributes;
-  const system = dbSystemOf(attrs);
-  const ctx = { source: sourceOf(attrs), system, correlationId };
+  // A broker's span names its system in messaging.system; the classifiers read it like a database's.
+  const messaging = attrs['messaging.system'] || undefined;
+  const system = dbSystemOf(attrs) ?? messaging;
+  const ctx = { source: sourceOf(attrs) ?? (messaging ? 'messaging' : undefined), system, correlationId };
   const err = spanErrorOf(row);
   const status = httpStatusOf(attrs);
 

@@ -6,6 +6,8 @@ import {
   NODE_SOCKET_CODE,
   SOCKET_CODE_BY_TEXT,
 } from './driver-texts.js';
+import { libraryFields, typeCode } from './library-fields.js';
+import { PG_SANITIZED } from './library-texts.js';
 import { SQLSTATE_BY_CONDITION, SQLSTATE_BY_TEXT, SQLSTATE_IN_TEXT } from './postgres-conditions.js';
 
 /** What a span says about its error: the exception event, else the status message. */
@@ -20,11 +22,18 @@ export function spanErrorOf(row: TraceRow): SpanError {
   const at = row['Events.Name'].indexOf('exception');
   const event = at >= 0 ? row['Events.Attributes'][at] : undefined;
   const attrs = row.SpanAttributes;
-  const message =
+  let message =
     event?.['exception.message'] || row.StatusMessage || attrs['grpc.error_message'] || 'operation failed';
+  let type = event?.['exception.type'] || undefined;
+  // instrumentation-pg's sanitized exception hides the driver's text, which the status keeps.
+  const sanitized = PG_SANITIZED.exec(message);
+  if (sanitized !== null && row.StatusMessage) {
+    message = row.StatusMessage;
+    type ??= sanitized[2] !== 'UNKNOWN' ? sanitized[2] : undefined;
+  }
   const errorType = attrs['error.type'];
   return {
-    type: event?.['exception.type'] || undefined,
+    type,
     message,
     errorType: errorType && errorType !== '_OTHER' ? errorType : undefined,
   };
@@ -42,6 +51,8 @@ function firstMatch<T>(table: ReadonlyArray<readonly [RegExp, T]>, text: string)
 }
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
+/** A SQLSTATE by its class (digits first, or F0/HV/P0/XX): never a word such as "ERROR". */
+const SERVER_SQLSTATE = /^(?:[0-9][0-9A-Z]|F0|HV|P0|XX)[0-9A-Z]{3}$/;
 const INTEGER = /^-?\d+$/;
 
 /**
@@ -59,6 +70,8 @@ export function errorLikeOf(err: SpanError, system: string | undefined, dbStatus
       (dbStatus && SQLSTATE.test(dbStatus) ? dbStatus : undefined) ??
       (m ? (m[1] ?? m[2]) : undefined) ??
       SQLSTATE_BY_CONDITION[shortName(err.type) ?? ''] ??
+      // OpenTelemetry JS records a PostgresError's `code` (the SQLSTATE) as exception.type.
+      (err.type && SERVER_SQLSTATE.test(err.type) ? err.type : undefined) ??
       (err.errorType && SQLSTATE.test(err.errorType) ? err.errorType : undefined) ??
       firstMatch(SQLSTATE_BY_TEXT, text);
     if (code !== undefined) {
@@ -90,14 +103,20 @@ export function errorLikeOf(err: SpanError, system: string | undefined, dbStatus
       return out;
     }
   }
+  if (libraryFields(err, system, out)) return out;
   const code =
-    NODE_SOCKET_CODE.exec(text)?.[1] ?? firstMatch(SOCKET_CODE_BY_TEXT, `${text} ${err.type ?? ''}`);
+    NODE_SOCKET_CODE.exec(text)?.[1] ??
+    NODE_SOCKET_CODE.exec(err.type ?? '')?.[1] ??
+    firstMatch(SOCKET_CODE_BY_TEXT, `${text} ${err.type ?? ''}`);
   if (code !== undefined) {
     out.code = code;
     out.syscall = code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'getaddrinfo' : 'connect';
     return out;
   }
-  // A code-shaped error.type (semconv: "the error's code when it has one") is kept as the code.
-  if (err.errorType && /^[A-Z][A-Z0-9_]+$/.test(err.errorType)) out.code = err.errorType;
+  // A code-shaped exception.type (OpenTelemetry JS records the error's `code` there) or
+  // error.type (semconv: "the error's code when it has one") is kept as the code.
+  const code2 = typeCode(err);
+  if (code2 !== undefined && !/^\d+$/.test(code2)) out.code = code2;
+  else if (err.errorType && /^[A-Z][A-Z0-9_]+$/.test(err.errorType)) out.code = err.errorType;
   return out;
 }

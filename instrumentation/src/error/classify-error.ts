@@ -7,6 +7,7 @@ import {
 import { boundedText } from '../envelope/to-raw.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
 import type { ClassifyContext, Envelope, JsonValue } from '../types.js';
+import { classifyAmqpError } from './classify-amqp-error.js';
 import { classifyAwsSdkError } from './classify-aws-sdk-error.js';
 import { classifyCassandraError } from './classify-cassandra-error.js';
 import { classifyClickhouseError } from './classify-clickhouse-error.js';
@@ -15,16 +16,20 @@ import { classifyGrpcError } from './classify-grpc-error.js';
 import { classifyKafkaError } from './classify-kafka-error.js';
 import { classifyLibraryTimeout } from './classify-library-timeout.js';
 import { classifyMongodbError } from './classify-mongodb-error.js';
+import { classifyMqttError } from './classify-mqtt-error.js';
 import { classifyMssqlAggregate, classifyMssqlError } from './classify-mssql-error.js';
 import { classifyMysqlError } from './classify-mysql-error.js';
 import { classifyNamedError } from './classify-named-error.js';
+import { classifyNatsError } from './classify-nats-error.js';
 import { classifyNodeSystemError } from './classify-node-system-error.js';
 import { classifyOracleError } from './classify-oracle-error.js';
+import { classifyPoolCheckout } from './classify-pool-checkout.js';
 import {
   classifyPgClientMessage,
   classifyPostgresError,
   classifyPostgrestError,
 } from './classify-postgres-error.js';
+import { classifyPostgresjsError } from './classify-postgresjs-error.js';
 import { classifyPrismaError } from './classify-prisma-error.js';
 import { classifyRedisError } from './classify-redis-error.js';
 import { classifySdkNoResponse } from './classify-sdk-no-response.js';
@@ -35,6 +40,7 @@ import { classifyVendorCodeError } from './classify-vendor-code-error.js';
 import { findEmbeddedHttp } from './find-embedded-http.js';
 import { normalizeUnknown } from './normalize-unknown.js';
 import { errorName, isObjectLike, read, readCode, readHttpStatus, readString } from './safe-read.js';
+import { sourceOfSystem } from './system-source.js';
 import type { Verdict } from './verdict.js';
 
 /** Wrappers (ORMs, connectors, fetch) keep the driver's error under one of these keys. */
@@ -58,8 +64,11 @@ const classifyResponse: ClassifyResponse = (res) =>
 /** Typed families, most specific first; ctx.system only widens what a family accepts. */
 function classifyTyped(err: unknown, ctx: ClassifyContext | undefined, name: string): Verdict | null {
   return (
+    // Before the AWS SDK family, which reads every `TimeoutError` as a socket timeout.
+    classifyPoolCheckout(err, name) ??
     classifyAwsSdkError(err) ??
     classifyPostgresError(err, ctx) ??
+    classifyPostgresjsError(err, ctx) ??
     classifyMysqlError(err, ctx) ??
     classifySmtpError(err) ??
     classifyMssqlError(err, ctx) ??
@@ -72,6 +81,9 @@ function classifyTyped(err: unknown, ctx: ClassifyContext | undefined, name: str
     classifyPrismaError(err, name) ??
     classifySqliteError(err) ??
     classifyKafkaError(err, name) ??
+    classifyAmqpError(err, ctx) ??
+    classifyNatsError(err, ctx) ??
+    classifyMqttError(err, ctx, name) ??
     classifyPgClientMessage(err) ??
     classifyPostgrestError(err) ??
     classifyLibraryTimeout(err, name) ??
@@ -189,9 +201,11 @@ function fromRetryFlag(err: unknown, name: string): Verdict | null {
 
 function sourceFor(verdict: Verdict, ctx: ClassifyContext | undefined): string {
   if (ctx?.source) return ctx.source;
-  // ctx.system is a db.system.name: a socket error met by a database client is the database's
-  // failure to the on-call reader.
-  if (ctx?.system && (verdict.source === 'network' || verdict.source === 'unknown')) return 'db';
+  // ctx.system is a db.system.name (or a broker's messaging.system): a socket error met by a
+  // database or broker client is that dependency's failure to the on-call reader.
+  if (ctx?.system && (verdict.source === 'network' || verdict.source === 'unknown')) {
+    return sourceOfSystem(ctx.system);
+  }
   return verdict.source;
 }
 
@@ -237,7 +251,7 @@ function toEnvelope(err: unknown, ctx: ClassifyContext | undefined, verdict: Ver
     return createEnvelopeKnowing(
       {
         class: 'permanent',
-        source: ctx?.source || (ctx?.system ? 'db' : 'unknown'),
+        source: ctx?.source || (ctx?.system ? sourceOfSystem(ctx.system) : 'unknown'),
         code,
         message: unknown.message,
         correlationId: ctx?.correlationId,

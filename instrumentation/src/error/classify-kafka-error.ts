@@ -1,4 +1,6 @@
 import type { ErrorClass } from '../types.js';
+import { classifyNodeCode } from './classify-node-system-error.js';
+import { rootSystemCode } from './root-cause-code.js';
 import { read, readNumber, readString } from './safe-read.js';
 import type { Verdict } from './verdict.js';
 
@@ -6,8 +8,18 @@ import type { Verdict } from './verdict.js';
  * KafkaJS: KafkaJSProtocolError carries the broker's error `type` (NOT_LEADER_FOR_PARTITION),
  * numeric `code` and the client's own `retriable` verdict; connection and timeout errors are
  * typed by name. Code rule: the protocol type ("NOT_LEADER_FOR_PARTITION"), else the name.
+ * A connection failure (KafkaJSConnectionError, or KafkaJSNumberOfRetriesExceeded whose `cause`
+ * is one) takes the socket code beneath it ("ECONNREFUSED"), as every driver's does.
  * Source: `messaging` (OpenTelemetry's name for brokers), unless the caller says otherwise.
  */
+
+/** Names whose failure is the connection's: the socket code beneath says which. */
+const CONNECTION_NAMES = new Set([
+  'KafkaJSConnectionError',
+  'KafkaJSConnectionClosedError',
+  'KafkaJSNumberOfRetriesExceeded',
+  'KafkaJSBrokerNotFound',
+]);
 
 const BY_NAME: Record<string, ErrorClass> = {
   KafkaJSConnectionError: 'transient',
@@ -48,6 +60,14 @@ export function classifyKafkaError(err: unknown, name: string): Verdict | null {
   const num = readNumber(err, 'code');
   if (num !== undefined) raw.code = num;
   if (typeof retriable === 'boolean') raw.retriable = retriable;
+  if (type === undefined && CONNECTION_NAMES.has(name)) {
+    const socket = rootSystemCode(err);
+    const socketClass = socket === undefined ? undefined : classifyNodeCode(socket);
+    if (socket !== undefined && socketClass !== undefined) {
+      raw.socket = socket;
+      return { class: socketClass, code: socket, source: 'messaging', raw };
+    }
+  }
   const cls =
     (type !== undefined ? classForType(type) : undefined) ??
     (retriable === true ? 'transient' : undefined) ??

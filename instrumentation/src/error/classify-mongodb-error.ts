@@ -1,4 +1,5 @@
 import type { ClassifyContext, ErrorClass } from '../types.js';
+import { rootSystemCode } from './root-cause-code.js';
 import { read, readNumber, readString } from './safe-read.js';
 import type { Verdict } from './verdict.js';
 
@@ -8,6 +9,8 @@ import type { Verdict } from './verdict.js';
  * client-side failures are typed by name (MongoNetworkError, MongoServerSelectionError…).
  * Code rule: the numeric server code as a string ("11000"); the error's name when there is none.
  * Labels beat codes: the server labels exactly the errors a retry of the operation can fix.
+ * A network or server-selection error takes the socket code in its `cause` chain when there is
+ * one ("ECONNREFUSED"), as every driver's does; else its name.
  */
 
 const TRANSIENT_LABELS = [
@@ -129,7 +132,10 @@ export function classifyMongodbError(err: unknown, ctx: ClassifyContext | undefi
   if (labels.length > 0) raw.errorLabels = labels;
   const stableCode = code !== undefined ? String(code) : name;
   if (hasTransientLabel(err, labels)) {
-    const verdict: Verdict = { class: 'transient', code: stableCode, source: 'db', raw };
+    // A labelled network error (ResetPool, RetryableWriteError) still names its socket failure.
+    const socket = code === undefined ? rootSystemCode(err) : undefined;
+    if (socket !== undefined) raw.socket = socket;
+    const verdict: Verdict = { class: 'transient', code: socket ?? stableCode, source: 'db', raw };
     if (labels.includes('TransientTransactionError') || (code !== undefined && REPLAY_NOW.has(code))) {
       verdict.retryAfter = 0;
     }
@@ -141,7 +147,12 @@ export function classifyMongodbError(err: unknown, ctx: ClassifyContext | undefi
     return verdict;
   }
   const byName = BY_NAME[name];
-  if (byName !== undefined) return { class: byName, code: stableCode, source: 'db', raw };
+  if (byName !== undefined) {
+    // Only transient client errors sit on a socket; the driver's own refusals keep their name.
+    const socket = byName === 'transient' && code === undefined ? rootSystemCode(err) : undefined;
+    if (socket !== undefined) raw.socket = socket;
+    return { class: byName, code: socket ?? stableCode, source: 'db', raw };
+  }
   // A server error we do not know, or a bulk write whose first write error says more.
   const writeErrors = read(err, 'writeErrors');
   if (Array.isArray(writeErrors) && writeErrors.length > 0) {

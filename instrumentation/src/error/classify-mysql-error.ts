@@ -130,6 +130,10 @@ const BY_CLIENT_CODE: Record<string, ErrorClass> = {
   ER_SOCKET_UNEXPECTED_CLOSE: 'transient',
   ER_CONNECTION_ALREADY_CLOSED: 'transient',
   ER_POOL_ALREADY_CLOSED: 'permanent',
+  // mysql (v1) lib/Pool.js: the wait queue is full (connections come back), or the pool is gone.
+  POOL_ENQUEUELIMIT: 'transient',
+  POOL_CLOSED: 'permanent',
+  POOL_NOEXIST: 'permanent',
 };
 
 /** SQLSTATE fallback for server numbers not in the table (MySQL and MariaDB share SQL-92 classes). */

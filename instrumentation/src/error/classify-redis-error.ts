@@ -55,7 +55,16 @@ const BY_NAME: Record<string, ErrorClass> = {
   ClientOfflineError: 'transient',
   DisconnectsClientError: 'transient',
   CommandTimeoutDuringMaintenanceError: 'transient',
-  TimeoutError: 'transient',
+  TimeoutError: 'transient', // node-redis: the command waited too long to be written
+  // node-redis v5+: the reply did not come in time, or the socket went quiet. The command may
+  // have run; the condition (a slow or unreachable server) is still a passing one.
+  TimeoutReadError: 'transient',
+  SocketTimeoutError: 'transient',
+  SocketTimeoutDuringMaintenanceError: 'transient',
+  CommandTimeoutReadDuringMaintenanceError: 'transient',
+  AbortReadError: 'permanent', // the caller's AbortSignal fired after the command was sent
+  RootNodesUnavailableError: 'transient', // cluster: no root node answered
+  MaxCommandRedirectionsError: 'transient', // cluster still resharding after every redirect
   WatchError: 'transient', // optimistic lock lost: replay the transaction
   ClientClosedError: 'permanent', // the application closed the client
 };

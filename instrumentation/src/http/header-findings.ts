@@ -49,9 +49,12 @@ export function readHeaderFindings(
   let amzn: string | undefined;
   let query: string | undefined;
   let ms: string | undefined;
+  let structured: string | undefined; // RateLimit (draft-07 and later)
+  // `0` in a remaining-count header: the client has used up its window.
+  let exhausted = false;
   const { names, values } = h;
   for (let i = 0; i < names.length; i++) {
-    const value = values[i];
+    const value = values[i] as string;
     switch (names[i]) {
       case 'x-should-retry':
         shouldRetry = value;
@@ -77,15 +80,24 @@ export function readHeaderFindings(
       case 'x-ms-error-code':
         ms = value;
         break;
+      case 'x-ratelimit-remaining':
+      case 'x-rate-limit-remaining':
+      case 'ratelimit-remaining':
+        if (parseSeconds(value) === 0) exhausted = true;
+        break;
+      case 'ratelimit':
+        structured = value;
+        break;
     }
   }
+  if (!exhausted && structured !== undefined) exhausted = structuredParam(structured, REMAINING_PARAMS) === 0;
   const found: HeaderFindings = {
     named: undefined,
     ranked: undefined,
     cls: undefined,
     quota: undefined,
     verdict: verdictOf(shouldRetry ?? stripeShouldRetry),
-    exhausted: rateLimitExhausted(h),
+    exhausted,
     retryAfterSent: retryAfter !== undefined,
     // undefined nowMs: the clock is read only if a date needs it
     retryAfter: retryAfterSeconds(retryAfterMs ?? msRetryAfterMs, retryAfter, nowMs),
@@ -97,9 +109,9 @@ export function readHeaderFindings(
   return found;
 }
 
-// Rate-limit headers: the remaining count, read for every failure, and the window's reset, which
-// the decision asks for only when a rate limit sent no Retry-After (they ride on every response of
-// some APIs, and turning an epoch or a date into seconds reads the clock).
+// Rate-limit headers: the remaining count is read in the pass above; the window's reset only when
+// the decision asks, for a rate limit that sent no Retry-After (reset headers ride on every
+// response of some APIs, and turning an epoch or a date into seconds reads the clock).
 
 /** `RateLimit: limit=100, remaining=0, reset=30` (draft-07) and `RateLimit: "default";r=0;t=30` (draft-08+). */
 function structuredParam(value: string, names: readonly string[]): number | undefined {
@@ -113,34 +125,21 @@ function structuredParam(value: string, names: readonly string[]): number | unde
 }
 
 // Name lists are module constants: this runs on every failing call, so no per-call arrays.
-const REMAINING = ['x-ratelimit-remaining', 'x-rate-limit-remaining', 'ratelimit-remaining'] as const;
 const REMAINING_PARAMS = ['remaining', 'r'] as const;
 const RESET_PARAMS = ['reset', 't'] as const;
 const RESET = ['ratelimit-reset', 'x-ratelimit-reset', 'x-rate-limit-reset'] as const;
 
 /**
- * Whether some kept header is the structured `RateLimit` or has `part` in its name: every
- * remaining-count header read here says `remaining`, every reset header `reset`, so without one
- * the dozen lookups below can only miss.
+ * Whether some kept header is the structured `RateLimit` or has `reset` in its name: every
+ * reset header read here says so, so without one the dozen lookups below can only miss.
  */
-function namesAny(h: RelevantHeaders, part: string): boolean {
+function namesReset(h: RelevantHeaders): boolean {
   const names = h.names;
   for (let i = 0; i < names.length; i++) {
     const name = names[i] as string;
-    if (name === 'ratelimit' || name.includes(part)) return true;
+    if (name === 'ratelimit' || name.includes('reset')) return true;
   }
   return false;
-}
-
-/** `0` in any remaining-count header: the client has used up its window. */
-function rateLimitExhausted(h: RelevantHeaders): boolean {
-  if (!namesAny(h, 'remaining')) return false;
-  for (let i = 0; i < REMAINING.length; i++) {
-    const v = h.get(REMAINING[i] as string);
-    if (v !== undefined && parseSeconds(v) === 0) return true;
-  }
-  const structured = h.get('ratelimit');
-  return structured !== undefined && structuredParam(structured, REMAINING_PARAMS) === 0;
 }
 
 /**
@@ -185,7 +184,7 @@ const PAIRS: ReadonlyArray<[remaining: string, reset: string, kind: 'duration' |
  * besides (or instead of) Retry-After. Only consulted for a rate-limited response.
  */
 export function rateLimitResetSeconds(h: RelevantHeaders, nowMs?: number): number | null {
-  if (!namesAny(h, 'reset')) return null;
+  if (!namesReset(h)) return null;
   const structured = h.get('ratelimit');
   if (structured !== undefined) {
     const t = structuredParam(structured, RESET_PARAMS);

@@ -2,13 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/preload/sdk/config.js';
 
 describe('readConfig', () => {
-  it('defaults to OTLP/HTTP protobuf on localhost:4318 with every instrumentation', () => {
-    const { config, warnings } = readConfig({}, {});
+  it('defaults to OTLP/HTTP protobuf, the rest left to the exporter, with every instrumentation', () => {
+    const { config, exporter, warnings } = readConfig({}, {});
     expect(warnings).toEqual([]);
+    // No URL, headers or queue size: the exporter and the SDK read their own variables.
+    expect(exporter).toEqual({
+      url: undefined,
+      headers: undefined,
+      protocol: 'http/protobuf',
+      maxQueueSize: undefined,
+      scheduledDelayMillis: 1000,
+    });
     expect(config).toMatchObject({
       disabled: false,
-      tracesUrl: 'http://localhost:4318/v1/traces',
-      protocol: 'http/protobuf',
       bodyPeek: true,
       bodyPeekMaxBytes: 16_384,
       enforceMisrouted: false,
@@ -25,8 +31,8 @@ describe('readConfig', () => {
     ]);
   });
 
-  it('reads the standard OTEL_* variables', () => {
-    const { config, warnings } = readConfig(
+  it('reads the standard OTEL_* variables it owns, leaving the exporter its own', () => {
+    const { config, exporter, warnings } = readConfig(
       {},
       {
         OTEL_SERVICE_NAME: 'checkout',
@@ -36,28 +42,29 @@ describe('readConfig', () => {
         OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'http,pg,undici',
         OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'undici',
         OTEL_SDK_DISABLED: 'true',
+        OTEL_BSP_SCHEDULE_DELAY: '200',
       },
     );
     expect(warnings).toEqual([]);
-    expect(config).toMatchObject({
-      disabled: true,
-      serviceName: 'checkout',
-      tracesUrl: 'https://collector.internal:4318/v1/traces',
-      headers: { 'x-team': 'payments', 'x-note': 'a b' },
+    expect(config).toMatchObject({ disabled: true, serviceName: 'checkout' });
+    expect(exporter).toMatchObject({
+      url: undefined,
+      headers: undefined,
       protocol: 'http/json',
+      scheduledDelayMillis: undefined,
     });
     expect([...config.instrumentations]).toEqual(['http', 'pg']);
   });
 
-  it('prefers the signal-specific traces endpoint as given', () => {
-    const { config } = readConfig(
-      {},
-      {
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/custom',
-      },
-    );
-    expect(config.tracesUrl).toBe('http://b:9999/custom');
+  it('passes the base endpoint when the signal-specific one is not an http(s) URL', () => {
+    const env = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318/',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'b:9999',
+    };
+    expect(readConfig({}, env).exporter.url).toBe('http://a:4318/v1/traces');
+    // Options win, as given (tracesEndpoint) or with /v1/traces appended (endpoint).
+    expect(readConfig({ tracesEndpoint: 'http://c/x' }, env).exporter.url).toBe('http://c/x');
+    expect(readConfig({ endpoint: 'http://d:1/' }, env).exporter.url).toBe('http://d:1/v1/traces');
   });
 
   it('reads the FAULTLINE_* switches, options winning over the environment', () => {
@@ -78,7 +85,7 @@ describe('readConfig', () => {
   });
 
   it('turns each bad value into one warning naming the variable and the fix, then the default', () => {
-    const { config, warnings } = readConfig(
+    const { config, exporter, warnings } = readConfig(
       {},
       {
         FAULTLINE_BODY_PEEK: 'maybe',
@@ -89,12 +96,8 @@ describe('readConfig', () => {
         OTEL_TRACES_SAMPLER: 'sometimes',
       },
     );
-    expect(config).toMatchObject({
-      bodyPeek: true,
-      bodyPeekMaxBytes: 16_384,
-      tracesUrl: 'http://localhost:4318/v1/traces',
-      protocol: 'http/protobuf',
-    });
+    expect(config).toMatchObject({ bodyPeek: true, bodyPeekMaxBytes: 16_384 });
+    expect(exporter).toMatchObject({ url: 'http://localhost:4318/v1/traces', protocol: 'http/protobuf' });
     expect([...config.instrumentations]).toEqual(['http']);
     expect(warnings).toHaveLength(6);
     expect(warnings).toContain('FAULTLINE_BODY_PEEK="maybe" is not valid: use on or off (using on)');
@@ -108,9 +111,13 @@ describe('readConfig', () => {
   });
 
   it('never echoes header values, which may be secrets', () => {
-    const { warnings } = readConfig({}, { OTEL_EXPORTER_OTLP_HEADERS: 'authorization' });
-    expect(warnings).toHaveLength(1);
+    const { warnings } = readConfig(
+      {},
+      { OTEL_EXPORTER_OTLP_HEADERS: 'authorization', OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'x=1,token' },
+    );
+    expect(warnings).toHaveLength(2);
     expect(warnings[0]).toContain('OTEL_EXPORTER_OTLP_HEADERS');
-    expect(warnings[0]).not.toContain('authorization');
+    expect(warnings[1]).toContain('OTEL_EXPORTER_OTLP_TRACES_HEADERS');
+    for (const w of warnings) expect(w).not.toMatch(/authorization|token/);
   });
 });

@@ -1,4 +1,10 @@
-import type { ExportProtocol, PreloadConfig, StartOptions } from './types.js';
+import type {
+  ExportProtocol,
+  ExportSettings,
+  FaultlineConfig,
+  PreloadConfig,
+  StartOptions,
+} from './types.js';
 
 /** Short names accepted in OTEL_NODE_ENABLED_INSTRUMENTATIONS / _DISABLED_ and StartOptions. */
 export const INSTRUMENTATION_NAMES = [
@@ -14,7 +20,11 @@ export const INSTRUMENTATION_NAMES = [
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
 const DEFAULT_PEEK_MAX_BYTES = 16_384;
-const DEFAULT_QUEUE = 2048;
+/**
+ * The preload's batch delay when OTEL_BSP_SCHEDULE_DELAY is unset: spans of an incident in
+ * progress reach the dashboard within a second, where the specification's default is 5 s.
+ */
+const PRELOAD_SCHEDULE_DELAY_MS = 1000;
 const SAMPLERS = new Set([
   'always_on',
   'always_off',
@@ -27,18 +37,70 @@ const SAMPLERS = new Set([
 type Env = Record<string, string | undefined>;
 
 /**
- * Resolves options over environment variables. A bad value never throws: the host must keep
- * running, so each problem becomes one warning naming the variable and the fix, then the default.
+ * Resolves the preload's options over environment variables. Only Faultline's own switches and
+ * the instrumentation list are read into values: the OTLP exporter reads its OTEL_EXPORTER_OTLP_*
+ * variables (endpoints, headers, timeout, certificates) and the SDK its sampler and OTEL_BSP_*
+ * variables themselves. Those are only checked here, because the SDK reports a bad value through
+ * `diag`, which nobody sees by default. A bad value never throws: the host must keep running, so
+ * each problem becomes one warning naming the variable and the fix, then the default.
  */
 export function readConfig(
   options: StartOptions = {},
   env: Env = process.env,
 ): {
   config: PreloadConfig;
+  exporter: ExportSettings;
   warnings: string[];
 } {
+  const { config: faultline, warnings, warn, flag } = readSwitches(options, env);
+
+  const sampler = env.OTEL_TRACES_SAMPLER?.trim();
+  if (sampler && !SAMPLERS.has(sampler)) {
+    warn(
+      'OTEL_TRACES_SAMPLER',
+      sampler,
+      `use one of ${[...SAMPLERS].join(', ')} (using parentbased_always_on)`,
+    );
+  }
+  const queue = env.OTEL_BSP_MAX_QUEUE_SIZE?.trim();
+  if (queue && !(Number.isInteger(Number(queue)) && Number(queue) > 0)) {
+    warn('OTEL_BSP_MAX_QUEUE_SIZE', queue, 'use a positive whole number (using 2048)');
+  }
+  checkHeaders(env, warn);
+
+  return {
+    config: {
+      ...faultline,
+      disabled: flag('OTEL_SDK_DISABLED', false),
+      serviceName: options.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || undefined),
+      instrumentations: instrumentations(options, env, warn),
+    },
+    exporter: {
+      url: tracesUrl(options, env, warn),
+      headers: options.headers,
+      protocol: options.protocol ?? protocol(env, warn),
+      maxQueueSize: options.maxQueueSize,
+      scheduledDelayMillis: env.OTEL_BSP_SCHEDULE_DELAY?.trim() ? undefined : PRELOAD_SCHEDULE_DELAY_MS,
+    },
+    warnings,
+  };
+}
+
+/**
+ * Faultline's own switches (FAULTLINE_*), options winning over the environment: all that
+ * `faultline()` from `@faultline/instrumentation/sdk` reads, the application's SDK owning the rest.
+ */
+export function readFaultlineConfig(
+  options: Partial<FaultlineConfig> = {},
+  env: Env = process.env,
+): { config: FaultlineConfig; warnings: string[] } {
+  const { config, warnings } = readSwitches(options, env);
+  return { config, warnings };
+}
+
+function readSwitches(options: Partial<FaultlineConfig>, env: Env) {
   const warnings: string[] = [];
-  const warn = (name: string, value: string, fix: string): void => {
+  const warn: Warn = (name, value, fix) => {
     warnings.push(`${name}=${JSON.stringify(value)} is not valid: ${fix}`);
   };
 
@@ -60,55 +122,43 @@ export function readConfig(
     return fallback;
   };
 
-  const sdkDisabled = flag('OTEL_SDK_DISABLED', false);
-
-  const sampler = env.OTEL_TRACES_SAMPLER?.trim();
-  if (sampler && !SAMPLERS.has(sampler)) {
-    warn(
-      'OTEL_TRACES_SAMPLER',
-      sampler,
-      `use one of ${[...SAMPLERS].join(', ')} (using parentbased_always_on)`,
-    );
-  }
-
-  return {
-    config: {
-      disabled: sdkDisabled,
-      serviceName: options.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || undefined),
-      tracesUrl: tracesUrl(options, env, warn),
-      headers: { ...parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS, warn), ...options.headers },
-      protocol: options.protocol ?? protocol(env, warn),
-      bodyPeek: options.bodyPeek ?? flag('FAULTLINE_BODY_PEEK', true),
-      bodyPeekMaxBytes:
-        options.bodyPeekMaxBytes ?? positiveInt('FAULTLINE_BODY_PEEK_MAX_BYTES', DEFAULT_PEEK_MAX_BYTES),
-      enforceMisrouted: options.enforceMisrouted ?? flag('FAULTLINE_ENFORCE_MISROUTED', false),
-      exportDerived: options.exportDerived ?? flag('FAULTLINE_EXPORT_DERIVED', false),
-      instrumentations: instrumentations(options, env, warn),
-      maxQueueSize: options.maxQueueSize ?? positiveInt('OTEL_BSP_MAX_QUEUE_SIZE', DEFAULT_QUEUE),
-      debug: options.debug ?? flag('FAULTLINE_DEBUG', false),
-    },
-    warnings,
+  const config: FaultlineConfig = {
+    bodyPeek: options.bodyPeek ?? flag('FAULTLINE_BODY_PEEK', true),
+    bodyPeekMaxBytes:
+      options.bodyPeekMaxBytes ?? positiveInt('FAULTLINE_BODY_PEEK_MAX_BYTES', DEFAULT_PEEK_MAX_BYTES),
+    enforceMisrouted: options.enforceMisrouted ?? flag('FAULTLINE_ENFORCE_MISROUTED', false),
+    exportDerived: options.exportDerived ?? flag('FAULTLINE_EXPORT_DERIVED', false),
+    debug: options.debug ?? flag('FAULTLINE_DEBUG', false),
   };
+  return { config, warnings, warn, flag };
 }
 
 type Warn = (name: string, value: string, fix: string) => void;
 
-function tracesUrl(options: StartOptions, env: Env, warn: Warn): string {
-  const explicit = options.tracesEndpoint ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
-  if (explicit) {
-    if (isHttpUrl(explicit)) return explicit;
+/**
+ * The traces URL to hand the exporter, or undefined to let it read OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+ * and OTEL_EXPORTER_OTLP_ENDPOINT itself. Given only by options, or when a variable the exporter
+ * would use is not an http(s) URL: the exporter would accept `collector:4318` as a URL with the
+ * scheme `collector:` and fail every export, so the warning's fallback is passed instead.
+ */
+function tracesUrl(options: StartOptions, env: Env, warn: Warn): string | undefined {
+  if (options.tracesEndpoint) return options.tracesEndpoint;
+  if (options.endpoint) return `${options.endpoint.replace(/\/+$/, '')}/v1/traces`;
+  const signal = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (signal && isHttpUrl(signal)) return undefined;
+  if (signal) {
     warn(
       'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
-      explicit,
+      signal,
       'use a full http(s):// URL such as http://host:4318/v1/traces',
     );
   }
-  const base = options.endpoint ?? env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (base && isHttpUrl(base)) return signal ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
   if (base) {
-    if (isHttpUrl(base)) return `${base.replace(/\/+$/, '')}/v1/traces`;
     warn('OTEL_EXPORTER_OTLP_ENDPOINT', base, `use an http(s):// base URL such as ${DEFAULT_ENDPOINT}`);
   }
-  return `${DEFAULT_ENDPOINT}/v1/traces`;
+  return signal || base ? `${DEFAULT_ENDPOINT}/v1/traces` : undefined;
 }
 
 function isHttpUrl(value: string): boolean {
@@ -131,29 +181,21 @@ function protocol(env: Env, warn: Warn): ExportProtocol {
   return 'http/protobuf';
 }
 
-/** W3C-style `key=value,key2=value2` with percent-encoded values, as the OTLP spec defines. */
-function parseHeaders(raw: string | undefined, warn: Warn): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (!raw?.trim()) return headers;
-  for (const part of raw.split(',')) {
-    const eq = part.indexOf('=');
-    const key = part.slice(0, eq).trim();
-    if (eq <= 0 || !key) {
+/**
+ * The exporter parses OTEL_EXPORTER_OTLP_HEADERS and OTEL_EXPORTER_OTLP_TRACES_HEADERS itself
+ * (`key=value` pairs, percent-encoded values) and skips a malformed entry silently: say so once.
+ */
+function checkHeaders(env: Env, warn: Warn): void {
+  for (const name of ['OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_EXPORTER_OTLP_TRACES_HEADERS']) {
+    const raw = env[name];
+    if (!raw?.trim()) continue;
+    for (const part of raw.split(',')) {
+      const eq = part.indexOf('=');
+      if (eq > 0 && part.slice(0, eq).trim() && part.slice(eq + 1).trim()) continue;
       // The value may hold a secret: name the variable, not its content.
-      warn(
-        'OTEL_EXPORTER_OTLP_HEADERS',
-        '<redacted>',
-        'use key=value pairs separated by commas; skipped one entry',
-      );
-      continue;
-    }
-    try {
-      headers[key] = decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      headers[key] = part.slice(eq + 1).trim();
+      warn(name, '<redacted>', 'use key=value pairs separated by commas; skipped one entry');
     }
   }
-  return headers;
 }
 
 function instrumentations(options: StartOptions, env: Env, warn: Warn): ReadonlySet<string> {

@@ -1,5 +1,5 @@
 import module from 'node:module';
-import { DiagConsoleLogger, DiagLogLevel, diag } from '@opentelemetry/api';
+import { DiagConsoleLogger, DiagLogLevel, diag, trace } from '@opentelemetry/api';
 import { CompositePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { type Instrumentation, registerInstrumentations } from '@opentelemetry/instrumentation';
 import {
@@ -24,8 +24,8 @@ import { setExportDerived } from '../pipeline/span-envelope.js';
 import { FaultlineSpanProcessor } from '../pipeline/span-processor.js';
 import { safely, warnOnce } from '../shared/safe.js';
 import { readConfig } from './config.js';
+import { ExitFlushProcessor } from './exit-flush-processor.js';
 import { installExitHooks } from './exit-hooks.js';
-import { BoundedBatchProcessor } from './export-processor.js';
 import { createExporter } from './exporter.js';
 import { createInstrumentations } from './instrumentations.js';
 import type { StartOptions } from './types.js';
@@ -36,7 +36,7 @@ const EXIT_EXPORT_TIMEOUT_MS = 500;
 
 interface Running {
   provider: NodeTracerProvider;
-  batch: BoundedBatchProcessor;
+  batch: ExitFlushProcessor;
   cleanups: (() => void)[];
   stopped?: Promise<void>;
 }
@@ -56,10 +56,15 @@ export function start(options: StartOptions = {}): void {
   if (holder[KEY]) return;
   holder[KEY] = 'starting';
   safely('start', () => {
-    const { config, warnings } = readConfig(options);
+    const { config, exporter, warnings } = readConfig(options);
     if (config.debug) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.DEBUG);
     for (const w of warnings) warnOnce(w);
     if (config.disabled) return;
+    // A second SDK would patch every module twice and lose the race for the global provider.
+    if (sdkRegistered()) {
+      warnOnce(ALREADY_REGISTERED);
+      return;
+    }
     setExportDerived(config.exportDerived);
     const state = createPreloadState(config);
     // Channel subscribers go first so they run while the instrumentations' spans are still open
@@ -68,10 +73,10 @@ export function start(options: StartOptions = {}): void {
     const instrumentations = createInstrumentations(state);
     registerEsmHooks(instrumentations);
 
-    const batch = new BoundedBatchProcessor(
-      createExporter(config),
-      createExporter(config, EXIT_EXPORT_TIMEOUT_MS),
-      config.maxQueueSize,
+    const batch = new ExitFlushProcessor(
+      createExporter(exporter),
+      createExporter(exporter, EXIT_EXPORT_TIMEOUT_MS),
+      { maxQueueSize: exporter.maxQueueSize, scheduledDelayMillis: exporter.scheduledDelayMillis },
     );
     const detected = detectResources({ detectors: [envDetector, processDetector, hostDetector] });
     // The distro mark last, so no OTEL_RESOURCE_ATTRIBUTES hides from the collector that these spans
@@ -116,6 +121,21 @@ export function shutdown(): Promise<void> {
     await current.provider.shutdown().catch((err: unknown) => diag.warn('faultline: shutdown failed', err));
   })();
   return current.stopped;
+}
+
+const ALREADY_REGISTERED =
+  'an OpenTelemetry SDK is already registered in this process, so the preload stays off: add ' +
+  "Faultline to that SDK with faultline() from '@faultline/instrumentation/sdk' (see the package README)";
+
+/**
+ * Whether a tracer provider is registered globally. The API always hands out its proxy provider;
+ * the proxy has a delegate only once an SDK registered (any copy of @opentelemetry/api 1.x shares
+ * the global). Duck-typed, because that copy's classes are not ours.
+ */
+function sdkRegistered(): boolean {
+  const provider = trace.getTracerProvider() as { getDelegateTracer?: (name: string) => unknown };
+  if (typeof provider.getDelegateTracer !== 'function') return true;
+  return provider.getDelegateTracer(TRACER_NAME) !== undefined;
 }
 
 /**

@@ -2,11 +2,11 @@
 export interface StartOptions {
   /** `service.name`; default OTEL_SERVICE_NAME, else the resource detectors' value. */
   serviceName?: string;
-  /** Base OTLP/HTTP endpoint (`/v1/traces` is appended); default OTEL_EXPORTER_OTLP_ENDPOINT or http://localhost:4318. */
+  /** Base OTLP/HTTP endpoint (`/v1/traces` is appended); default: what the exporter reads from OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318. */
   endpoint?: string;
-  /** Full traces URL, used as is; default OTEL_EXPORTER_OTLP_TRACES_ENDPOINT. */
+  /** Full traces URL, used as is; default: the exporter's reading of OTEL_EXPORTER_OTLP_TRACES_ENDPOINT. */
   tracesEndpoint?: string;
-  /** Extra export headers; default OTEL_EXPORTER_OTLP_HEADERS. */
+  /** Export headers, over those the exporter reads from OTEL_EXPORTER_OTLP_HEADERS and OTEL_EXPORTER_OTLP_TRACES_HEADERS. */
   headers?: Record<string, string>;
   /** `http/protobuf` (default) or `http/json`. */
   protocol?: ExportProtocol;
@@ -26,7 +26,7 @@ export interface StartOptions {
   enabledInstrumentations?: string[];
   /** Instrumentation short names to disable. */
   disabledInstrumentations?: string[];
-  /** Spans waiting for export; beyond this they are dropped and counted. Default 2048. */
+  /** Spans waiting for export; beyond this they are dropped and counted. Default: the SDK's reading of OTEL_BSP_MAX_QUEUE_SIZE, else 2048. */
   maxQueueSize?: number;
   /** Log hook failures and warnings through `diag` at debug level; default FAULTLINE_DEBUG. */
   debug?: boolean;
@@ -34,18 +34,30 @@ export interface StartOptions {
 
 export type ExportProtocol = 'http/protobuf' | 'http/json';
 
-/** Every option resolved: what start() actually runs with. */
-export interface PreloadConfig {
-  disabled: boolean;
-  serviceName: string | undefined;
-  tracesUrl: string;
-  headers: Record<string, string>;
-  protocol: ExportProtocol;
+/** Faultline's own switches: what the hooks and the span processor read. */
+export interface FaultlineConfig {
   bodyPeek: boolean;
   bodyPeekMaxBytes: number;
   enforceMisrouted: boolean;
   exportDerived: boolean;
-  instrumentations: ReadonlySet<string>;
-  maxQueueSize: number;
   debug: boolean;
+}
+
+/** Every preload option resolved: what start() actually runs with, exporting aside. */
+export interface PreloadConfig extends FaultlineConfig {
+  disabled: boolean;
+  serviceName: string | undefined;
+  instrumentations: ReadonlySet<string>;
+}
+
+/**
+ * What start() hands the exporter and the SDK's BatchSpanProcessor. `undefined` leaves a value to
+ * their own reading of the environment (OTEL_EXPORTER_OTLP_*, OTEL_BSP_*).
+ */
+export interface ExportSettings {
+  url: string | undefined;
+  headers: Record<string, string> | undefined;
+  protocol: ExportProtocol;
+  maxQueueSize: number | undefined;
+  scheduledDelayMillis: number | undefined;
 }

@@ -4,7 +4,7 @@ import type { PreloadState } from '../../pipeline/preload-state.js';
 import { undiciHooks } from './undici-hooks.js';
 
 export { endSpansWaitingOnBodies, installFetchWrapper } from './fetch-peek.js';
-export { subscribeUndiciErrors } from './undici-hooks.js';
+export { subscribeUndiciErrors, undiciHooks } from './undici-hooks.js';
 
 /** `undici`: undici and global fetch spans, with the fetch body tap. */
 export function undiciInstrumentation(state: PreloadState): Instrumentation {
