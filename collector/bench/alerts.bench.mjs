@@ -37,9 +37,10 @@ if (!existsSync(join(root, 'collector/dist/index.js'))) {
 const tmp = mkdtempSync(join(tmpdir(), 'faultline-bench-alerts-'));
 const dataDir = join(tmp, 'data');
 process.env.FAULTLINE_DATA_DIR = dataDir;
-const { alertKey, classAlertKey, createAlertEvaluator, openStore, resolveAlertConfig } = await import(
+const { alertKey, burnWindowParams, classAlertKey, createAlertEvaluator, resolveAlertConfig } = await import(
   '@faultline/collector'
 );
+const { openStore } = await import('@faultline/sql');
 const store = await openStore({ dataDir });
 const n = (v) => Number(v).toLocaleString('en-US');
 const fmt = (ms) => ms.toFixed(1).padStart(8);
@@ -194,7 +195,14 @@ const exitCode = await (async () => {
     );
 
     // Each query evaluate() runs, with the parameters it passes (alert-evaluator.ts, class-rules.ts).
-    const budget = { from: toS - WINDOW_S, to: toS, period_from: toS - WINDOW_S, service: '', source: '' };
+    const budget = {
+      from: toS - WINDOW_S,
+      to: toS,
+      period_from: toS - WINDOW_S,
+      service: '',
+      source: '',
+      ...burnWindowParams(),
+    };
     const minuteS = Math.floor(nowMs / 60_000) * 60;
     const queries = [
       ['alerts/alert_states', '', 'once, at the first evaluation', undefined, 0],

@@ -124,7 +124,8 @@ async function main() {
     console.error('collector/dist is missing: run `npm run build -w collector` first');
     process.exit(2);
   }
-  const { openStore, startCollector, decodeTraces, RECEIVER_DEFAULTS } = await import(DIST.href);
+  const { startCollector, decodeTraces, RECEIVER_DEFAULTS } = await import(DIST.href);
+  const { openStore } = await import('@faultline/sql');
   const kinds = { preload: await makeBodies('preload'), stock: await makeBodies('stock') };
   // The rule under test, checked once: stock failures come out classified by the collector.
   const sample = decodeTraces(kinds.stock[0], 'protobuf', RECEIVER_DEFAULTS).rows.filter(

@@ -60,7 +60,8 @@ async function main() {
     process.exit(2);
   }
   const bodies = await makeBodies();
-  const { decodeTraces, serializeRowsToBuffer, BodyPool } = await import(DIST.href);
+  const { decodeTraces, BodyPool } = await import(DIST.href);
+  const { serializeRowsToBuffer } = await import('@faultline/sql');
   const receiveMicros = printDecodeSpeed(decodeTraces, serializeRowsToBuffer, new BodyPool(), bodies[0]);
   await printReflectionSpeed(bodies[0]);
 
@@ -655,9 +656,8 @@ async function makeBodies() {
 // ───────────────────────────── collector (child) ─────────────────────────────
 
 async function runCollectorChild(dir, writerOptionsJson) {
-  const { openStore, startCollector, insertBatch, decodeTraces, serializeRowsToBuffer } = await import(
-    DIST.href
-  );
+  const { startCollector, decodeTraces } = await import(DIST.href);
+  const { openStore, insertBatch, serializeRowsToBuffer } = await import('@faultline/sql');
   const store = await openStore({ dataDir: join(dir, 'data') });
   const collector = await startCollector({
     port: 0,
