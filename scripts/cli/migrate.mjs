@@ -43,14 +43,14 @@ export async function run(argv) {
   }
   if (args.backfill && !args.apply)
     return fail('--backfill runs with --apply: give both, or neither for a dry run.');
-  const collector = await import('@faultline/sql');
-  const sqlDir = collector.resolveSqlDir();
+  const sql = await import('@faultline/sql');
+  const sqlDir = sql.resolveSqlDir();
   if (args.print) {
     try {
       process.stdout.write(
-        collector.resolveClusterName(process.env)
-          ? collector.printClusterSchema(process.env, sqlDir)
-          : collector.printSchema(sqlDir),
+        sql.resolveClusterName(process.env)
+          ? sql.printClusterSchema(process.env, sqlDir)
+          : sql.printSchema(sqlDir),
       );
     } catch (err) {
       return fail(err.message);
@@ -59,19 +59,19 @@ export async function run(argv) {
   }
   let store;
   try {
-    store = await collector.openStore({ applySchema: false });
+    store = await sql.openStore({ applySchema: false });
   } catch (err) {
     return fail(err.message);
   }
   const target = store.mode === 'server' ? process.env.FAULTLINE_CLICKHOUSE_URL : store.dataDir;
   try {
-    const plan = await collector.planMigration(store.client, sqlDir);
+    const plan = await sql.planMigration(store.client, sqlDir);
     console.log(
       `schema: version ${plan.current} in ${store.mode === 'server' ? 'the server' : 'the data directory'} ${target} (database ${store.database}); this release knows ${plan.known}`,
     );
-    collector.assertNotNewer(plan);
+    sql.assertNotNewer(plan);
     // A cluster runs the ON CLUSTER rendering of each step (FAULTLINE_CLICKHOUSE_CLUSTER).
-    const cluster = collector.clusterStepsOf(collector.listSchemaSteps(sqlDir), process.env);
+    const cluster = sql.clusterStepsOf(sql.listSchemaSteps(sqlDir), process.env);
     const statementsOf = cluster?.statementsOf ?? ((s) => s.statements);
     if (plan.schema.length === 0) console.log('schema steps: up to date');
     if (plan.backfills.length === 0) console.log('backfills: none pending');
@@ -88,8 +88,8 @@ export async function run(argv) {
         console.log('\nDry run: nothing changed. Run `faultline migrate --apply` to apply the schema steps.');
       return 0;
     }
-    const done = await collector.applyMigration(store.client, plan, {
-      ttlDays: collector.resolveStoreOptions().ttlDays,
+    const done = await sql.applyMigration(store.client, plan, {
+      ttlDays: sql.resolveStoreOptions().ttlDays,
       backfill: Boolean(args.backfill),
       statementsOf,
       ttlStatements: cluster?.ttl,
@@ -105,7 +105,7 @@ export async function run(argv) {
     return 0;
   } catch (err) {
     console.error(`faultline migrate: ${err.message}`);
-    if (collector.isConnectionError(err))
+    if (sql.isConnectionError(err))
       console.error(
         `Cannot reach ClickHouse at ${target}: check FAULTLINE_CLICKHOUSE_URL and that the server is up.`,
       );

@@ -56,9 +56,9 @@ export async function run(argv) {
   }
   const format = o.format ?? 'table';
   if (!FORMATS.includes(format)) return fail(`--format ${format} is not a format: give table, csv or json.`);
-  const collector = await import('@faultline/sql');
+  const faultlineSql = await import('@faultline/sql');
   if (o.list) {
-    for (const q of collector.listNamedQueries())
+    for (const q of faultlineSql.listNamedQueries())
       console.log(
         `${q.name}(${q.params.map((p) => `${p.name}: ${p.type}`).join(', ')})${q.description ? `\n    ${q.description}` : ''}`,
       );
@@ -79,7 +79,7 @@ export async function run(argv) {
   let result;
   try {
     result = process.env.FAULTLINE_CLICKHOUSE_URL
-      ? await viaServer(collector, o.name, positionals[0], params)
+      ? await viaServer(faultlineSql, o.name, positionals[0], params)
       : await viaProcess(o.url, o.name, positionals[0], params);
   } catch (err) {
     console.error(`faultline sql: ${err.message}`);
@@ -87,15 +87,15 @@ export async function run(argv) {
   }
   const columns = result.columns.map((c) => c.name ?? c);
   if (format === 'json') for (const r of result.rows) console.log(JSON.stringify(r));
-  else if (format === 'csv') console.log(collector.toCsv(columns, result.rows));
-  else console.log(collector.toTextTable(columns, result.rows));
+  else if (format === 'csv') console.log(faultlineSql.toCsv(columns, result.rows));
+  else console.log(faultlineSql.toTextTable(columns, result.rows));
   if (format !== 'json')
     console.error(`${result.rows.length} row(s)${result.truncated ? ' (cut at the console limit)' : ''}`);
   return 0;
 }
 
-async function viaServer(collector, name, sql, params) {
-  const store = await collector.openStore({ applySchema: false });
+async function viaServer(faultlineSql, name, sql, params) {
+  const store = await faultlineSql.openStore({ applySchema: false });
   try {
     const r = name !== undefined ? await store.runNamed(name, params) : await store.runReadOnly(sql);
     return { columns: r.meta.map((m) => m.name), rows: r.rows, truncated: Boolean(r.truncated) };
