@@ -6,7 +6,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
-    envelope: 'src/envelope/index.ts',
+    envelope: 'src/envelope-entry.ts',
     register: 'src/register.ts',
     start: 'src/start.ts',
     sdk: 'src/sdk.ts',

@@ -7,15 +7,17 @@
 
 export {
   addDerivedAttributes,
+  type DerivableSpan,
+  derivedStatusMessage,
+} from './derive/derived-attributes.js';
+export {
   attributes,
   boundedText,
   createEnvelope,
-  type DerivableSpan,
   DISTRO_NAME,
   DISTRO_NAME_KEY,
   dbSystemOf,
   defaultRetryable,
-  derivedStatusMessage,
   type EnvelopeInit,
   ERROR_CLASSES,
   envelopeJsonSchema,
@@ -27,8 +29,9 @@ export {
   toRaw,
 } from './envelope/index.js';
 export { classifyError } from './error/classify-error.js';
-export { classifyHttpResponse, type HttpClassifyContext } from './http/classify-http-response.js';
+export { classifyHttpResponse } from './http/classify-http-response.js';
 export { normalizeHeaders, parseRetryAfter } from './http/headers.js';
+export type { HttpClassifyContext } from './http/http-classify-context.js';
 export {
   type AttemptInfo,
   currentAttempt,

@@ -9,14 +9,9 @@ import {
 import { libraryFields, typeCode } from './library-fields.js';
 import { PG_SANITIZED } from './library-texts.js';
 import { SQLSTATE_BY_CONDITION, SQLSTATE_BY_TEXT, SQLSTATE_IN_TEXT } from './postgres-conditions.js';
+import type { SpanError } from './span-error.js';
 
 /** What a span says about its error: the exception event, else the status message. */
-export interface SpanError {
-  /** `exception.type` (a class name: "psycopg2.errors.DeadlockDetected", "*pgconn.PgError"). */
-  type: string | undefined;
-  message: string;
-  errorType: string | undefined;
-}
 
 export function spanErrorOf(row: TraceRow): SpanError {
   const at = row['Events.Name'].indexOf('exception');

@@ -1,4 +1,3 @@
-import type { SpanError } from './error-like-of.js';
 import {
   KAFKA_TYPE_BY_TEXT,
   MONGO_CODE_BY_TEXT,
@@ -7,6 +6,7 @@ import {
   MYSQL_CLIENT_CODE_BY_TEXT,
   NODE_REDIS_NAME_BY_TEXT,
 } from './library-texts.js';
+import type { SpanError } from './span-error.js';
 
 /**
  * OpenTelemetry JS records `exception.type` as the error's `code` when it has one, else its name

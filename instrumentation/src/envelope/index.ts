@@ -1,8 +1,9 @@
 /**
  * `@faultline/instrumentation/envelope`: the envelope contract in one place — the classes and
  * their actions, the envelope's rules and builder, the span attributes it travels as (one writer
- * for the exported and the stored form), what the collector derives from a span, and the span
- * reads both ends share. Pure: loads no OpenTelemetry module.
+ * for the exported and the stored form), and the span reads both ends share. Pure: loads no OpenTelemetry module.
+ * What the collector derives from a span needs the HTTP classifier above this folder: the
+ * subpath entry (src/envelope-entry.ts) adds it.
  */
 
 export type { Envelope, ErrorClass, ErrorSource, JsonValue, ModelEnvelope } from '../types.js';
@@ -13,18 +14,12 @@ export { boundedJson, RAW_MAX_CHARS } from './bounded-json.js';
 export { createEnvelope, type EnvelopeInit, MAX_MESSAGE_CHARS } from './create-envelope.js';
 export { dbSystemOf } from './db-system.js';
 export {
-  addDerivedAttributes,
-  type DerivableSpan,
-  derivedStatusMessage,
-} from './derived-attributes.js';
-export {
   type AttributeForm,
   type EnvelopeSpan,
   envelopeAttributes,
 } from './envelope-attributes.js';
 export { envelopeJsonSchema, modelEnvelopeJsonSchema } from './envelope-json-schema.js';
 export { CLASS_ACTIONS, defaultRetryable, ERROR_CLASSES, isErrorClass } from './error-classes.js';
-export { httpStatusEnvelope } from './http-status-envelope.js';
 export { failingHttpStatusOf, httpStatusOf } from './http-status-of.js';
 export { sanitizeEnvelopeAttributes } from './sanitize-envelope-attributes.js';
 export { sourceOf } from './span-source.js';

@@ -1,16 +1,11 @@
-import type { ClassifyContext, Envelope, HttpResponseLike } from '../types.js';
+import type { Envelope, HttpResponseLike } from '../types.js';
 import { type BodyFindings, newBodyFindings } from './body-findings.js';
 import { decideHttpFailure } from './decide-http-failure.js';
 import { readHeaderFindings } from './header-findings.js';
+import type { HttpClassifyContext } from './http-classify-context.js';
 import { jsonBodyFindings } from './json-body-findings.js';
 import { type BodyView, readBody, readStatus } from './read-response.js';
 import { textBodyFindings } from './text-body-findings.js';
-
-/** Options beyond the shared ClassifyContext: a clock, so date-based waits are testable. */
-export interface HttpClassifyContext extends ClassifyContext {
-  /** Milliseconds since the epoch used to turn HTTP-dates and reset epochs into seconds. */
-  nowMs?: number;
-}
 
 /** The body's findings; a body whose getters throw while it is read says nothing. */
 function readBodyFindings(view: BodyView, status: number): BodyFindings | undefined {

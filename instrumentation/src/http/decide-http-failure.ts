@@ -1,4 +1,5 @@
 import { buildEnvelope, MAX_MESSAGE_CHARS } from '../envelope/create-envelope.js';
+import { defaultRetryable } from '../envelope/error-classes.js';
 import {
   boundedText,
   type KnownText,
@@ -10,9 +11,9 @@ import {
 import { redactText } from '../redact/redact-text.js';
 import type { Envelope, ErrorClass } from '../types.js';
 import type { BodyFindings } from './body-findings.js';
-import type { HttpClassifyContext } from './classify-http-response.js';
 import { type HeaderFindings, rateLimitResetSeconds } from './header-findings.js';
 import type { RelevantHeaders } from './headers.js';
+import type { HttpClassifyContext } from './http-classify-context.js';
 import { classFromMessage, mentionsExhaustedQuota, mentionsRateLimit } from './message-class.js';
 import type { BodyView } from './read-response.js';
 import { classForStatus, statusMessage } from './status-class.js';
@@ -117,7 +118,7 @@ export function decideHttpFailure(
   }
 
   // Retrying: the class's default, then the server's verdict (never for an exhausted bill).
-  let retryable = !quota && (cls === 'rate_limit' || cls === 'transient');
+  let retryable = !quota && defaultRetryable(cls);
   const verdict = headers.verdict ?? body.retryable;
   if (verdict !== undefined && !(quota && verdict)) {
     retryable = verdict;

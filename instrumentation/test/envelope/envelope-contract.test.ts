@@ -10,7 +10,7 @@ import {
   envelopeAttributes,
   httpStatusOf,
   toModelEnvelope,
-} from '../../src/envelope/index.js';
+} from '../../src/envelope-entry.js';
 import { classifyError } from '../../src/error/classify-error.js';
 import { classifyHttpResponse } from '../../src/http/classify-http-response.js';
 import type { Envelope } from '../../src/types.js';

@@ -55,7 +55,7 @@ describe('body peek', () => {
     // Real success bodies that carry a status of their own: nothing in them can report a failure.
     expect(mayCarryError('{"ok":true,"id":4217,"status":"settled"}', true)).toBe(false);
     expect(mayCarryError('{"id":"sub_1","status":"active","items":[]}', true)).toBe(false);
-    // Silent failures seen under 200, each of which jsonBodySignal reports as a failure.
+    // Silent failures seen under 200, each of which jsonBodyFindings reports as a failure.
     const silent = [
       '{"ok":false,"error":"ratelimited"}', // Slack
       '{"data":null,"errors":[{"message":"Throttled","extensions":{"code":"THROTTLED"}}]}', // GraphQL

@@ -1,8 +1,8 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { dbSystemOf } from '../../envelope/db-system.js';
-import { httpStatusEnvelope } from '../../envelope/http-status-envelope.js';
 import { classifyError } from '../../error/classify-error.js';
+import { httpStatusEnvelope } from '../../http/http-status-envelope.js';
 import type { Envelope } from '../../types.js';
 import { grpcEnvelopeOf } from '../clients/grpc/grpc-envelope.js';
 import { takeDriverError } from '../clients/mysql2/driver-errors.js';

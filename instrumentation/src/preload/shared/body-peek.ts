@@ -53,7 +53,7 @@ export function isPeekableRaw(
 const JSON_TYPE = /^\s*application\/(?:[\w.+-]+\+json|json|x-amz-json-1\.[01])\s*(?:;|$)/i;
 
 /**
- * Under a status below 400, a body reports a failure (jsonBodySignal's `failure`) only through a
+ * Under a status below 400, a body reports a failure (jsonBodyFindings's `failure`) only through a
  * key or value holding `error` (`error`, `errors`, `isError`, `errorCode`, a JSON-RPC error, a
  * JSend `"status": "error"`), `fail` (`"status": "failed"`, a Kubernetes `Failure`), AWS `__type`,
  * `"ok": false` or `"success": false`. A bare `status` key is not one: every failed status value

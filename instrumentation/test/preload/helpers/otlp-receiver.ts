@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
+import { addDerivedAttributes } from '../../../src/derive/derived-attributes.js';
 import { DISTRO_NAME, DISTRO_NAME_KEY } from '../../../src/envelope/attribute-names.js';
-import { addDerivedAttributes } from '../../../src/envelope/derived-attributes.js';
 
 /** One exported span, flattened from either OTLP encoding so tests assert on plain values. */
 export interface ReceivedSpan {

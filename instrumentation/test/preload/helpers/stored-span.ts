@@ -1,6 +1,6 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { addDerivedAttributes } from '../../../src/envelope/derived-attributes.js';
+import { addDerivedAttributes } from '../../../src/derive/derived-attributes.js';
 
 /**
  * A finished span's attributes as the Faultline collector stores them: what the preload exported

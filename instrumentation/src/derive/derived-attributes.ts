@@ -5,10 +5,10 @@ import {
   ATTR_ENTRY,
   ATTR_MESSAGE,
   ATTR_SOURCE,
-} from './attribute-names.js';
-import { type AttributeForm, envelopeAttributes } from './envelope-attributes.js';
-import { httpStatusEnvelope } from './http-status-envelope.js';
-import { sourceOf } from './span-source.js';
+} from '../envelope/attribute-names.js';
+import { type AttributeForm, envelopeAttributes } from '../envelope/envelope-attributes.js';
+import { sourceOf } from '../envelope/span-source.js';
+import { httpStatusEnvelope } from '../http/http-status-envelope.js';
 
 /** What of a span the derivation reads besides its attributes. */
 export interface DerivableSpan {

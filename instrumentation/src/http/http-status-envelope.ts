@@ -1,9 +1,9 @@
-import { classifyHttpResponse } from '../http/classify-http-response.js';
+import { ATTR_SOURCE } from '../envelope/attribute-names.js';
+import { dbSystemOf } from '../envelope/db-system.js';
+import { failingHttpStatusOf } from '../envelope/http-status-of.js';
+import { sourceOf } from '../envelope/span-source.js';
 import type { Envelope } from '../types.js';
-import { ATTR_SOURCE } from './attribute-names.js';
-import { dbSystemOf } from './db-system.js';
-import { failingHttpStatusOf } from './http-status-of.js';
-import { sourceOf } from './span-source.js';
+import { classifyHttpResponse } from './classify-http-response.js';
 
 /**
  * The envelope of a span that failed by its HTTP status alone (no response a hook could read, no
