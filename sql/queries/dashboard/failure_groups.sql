@@ -14,11 +14,6 @@ prev AS (
   FROM first_hand_failures(from = {prev_from:DateTime}, to = {from:DateTime})
   WHERE (ServiceName, dependency, class, code) IN (SELECT ServiceName, dependency, class, code FROM cur)
 ),
-hist AS (
-  SELECT ServiceName, dependency, class, code, Timestamp
-  FROM first_hand_failures(from = {lookback_from:DateTime}, to = {from:DateTime})
-  WHERE (ServiceName, dependency, class, code) IN (SELECT ServiceName, dependency, class, code FROM cur)
-),
 spans AS (
   SELECT cityHash64(TraceId, SpanId) AS h,
     substringUTF8(ResourceAttributes['service.version'], 1, 100) AS version
@@ -48,7 +43,8 @@ p AS (
 e AS (
   SELECT ServiceName AS service, dependency, class, code,
     count() AS earlier, min(Timestamp) AS first_earlier, max(Timestamp) AS last_earlier
-  FROM hist
+  FROM first_hand_failures(from = {lookback_from:DateTime}, to = {from:DateTime})
+  WHERE (ServiceName, dependency, class, code) IN (SELECT ServiceName, dependency, class, code FROM cur)
   GROUP BY service, dependency, class, code
 )
 SELECT
