@@ -1,7 +1,6 @@
 import { attributes } from '@faultline/instrumentation';
 import { describe, expect, it } from 'vitest';
-import { classifyRow } from '../../src/classify/classify-row.js';
-import { spanRow } from './span-row.js';
+import { classifiedAt, type spanRow } from './span-row.js';
 
 /**
  * The failures of instrumentation/test/libraries, as a stock OpenTelemetry JS span records them:
@@ -284,15 +283,8 @@ const CASES: Case[] = [
 
 describe('client libraries, stock spans classified at ingest', () => {
   it.each(CASES)('$name', (c) => {
-    const row = spanRow(c.span);
-    classifyRow(row);
-    const a = row.SpanAttributes;
-    expect({
-      class: a[attributes.ATTR_CLASS],
-      source: a[attributes.ATTR_SOURCE],
-      code: a[attributes.ATTR_CODE],
-      retryable: a[attributes.ATTR_RETRYABLE] === 'true',
-    }).toEqual(c.expect);
+    const { attrs: a, core } = classifiedAt(c.span);
+    expect(core).toEqual(c.expect);
     expect(a[attributes.ATTR_CLASSIFIED_BY]).toBe('collector');
   });
 });

@@ -1,7 +1,7 @@
 import { attributes } from '@faultline/instrumentation';
 import { describe, expect, it } from 'vitest';
 import { classifyRow } from '../../src/classify/classify-row.js';
-import { spanRow, TRACE_ID } from './span-row.js';
+import { classifiedAt, spanRow, TRACE_ID } from './span-row.js';
 
 /**
  * Golden cases: spans in the shapes other languages' OpenTelemetry SDKs and drivers produce (each
@@ -239,14 +239,9 @@ const CASES: Case[] = [
 
 describe('spans of other SDKs, classified at ingest', () => {
   it.each(CASES)('$name', (c) => {
-    const row = spanRow(c.span);
-    classifyRow(row);
-    const a = row.SpanAttributes;
+    const { attrs: a, core } = classifiedAt(c.span);
     expect({
-      class: a[attributes.ATTR_CLASS],
-      source: a[attributes.ATTR_SOURCE],
-      code: a[attributes.ATTR_CODE],
-      retryable: a[attributes.ATTR_RETRYABLE] === 'true',
+      ...core,
       ...(a[attributes.ATTR_RETRY_AFTER] !== undefined
         ? { retry_after: a[attributes.ATTR_RETRY_AFTER] }
         : {}),

@@ -1,4 +1,6 @@
+import { attributes } from '@faultline/instrumentation';
 import type { TraceRow } from '@faultline/sql';
+import { classifyRow } from '../../src/classify/classify-row.js';
 
 export const TRACE_ID = '5b8efff798038103d269b633813fc60c';
 
@@ -33,5 +35,21 @@ export function spanRow(init: {
     'Links.SpanId': [],
     'Links.TraceState': [],
     'Links.Attributes': [],
+  };
+}
+
+/** Classifies a stock span's row at ingest as the collector does; its attributes and the envelope's core. */
+export function classifiedAt(init: Parameters<typeof spanRow>[0]) {
+  const row = spanRow(init);
+  classifyRow(row);
+  const a = row.SpanAttributes;
+  return {
+    attrs: a,
+    core: {
+      class: a[attributes.ATTR_CLASS],
+      source: a[attributes.ATTR_SOURCE],
+      code: a[attributes.ATTR_CODE],
+      retryable: a[attributes.ATTR_RETRYABLE] === 'true',
+    },
   };
 }
