@@ -21,12 +21,14 @@ CREATE OR REPLACE FUNCTION faultline_outbound_call AS (kind) ->
 -- @faultline/instrumentation, which the preload counts a call under and the collector files an
 -- unclassified failure under (parity: sql/test/counting/source-parity.test.ts); '' where it says
 -- none. The AWS SDK before the database check (a DynamoDB span carries db.system too, yet its
--- failures are the SDK's); rpc.system.name (the newer RPC conventions) before rpc.system; HTTP by
--- its method; each attribute by presence, as the TypeScript rule reads it.
+-- failures are the SDK's); rpc.system.name (the newer RPC conventions) before rpc.system; a broker
+-- client by messaging.system; HTTP by its method; each attribute by presence, as the TypeScript
+-- rule reads it.
 CREATE OR REPLACE FUNCTION faultline_semconv_source AS (attrs) -> multiIf(
     if(mapContains(attrs, 'rpc.system.name'), attrs['rpc.system.name'], attrs['rpc.system']) = 'aws-api', 'sdk',
     mapContains(attrs, 'db.system.name') OR mapContains(attrs, 'db.system'), 'db',
     mapContains(attrs, 'rpc.system.name') OR mapContains(attrs, 'rpc.system'), 'rpc',
+    mapContains(attrs, 'messaging.system'), 'messaging',
     mapContains(attrs, 'http.request.method') OR mapContains(attrs, 'http.method'), 'http',
     '');
 

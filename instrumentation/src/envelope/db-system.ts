@@ -15,6 +15,8 @@ const DB_SYSTEMS: Record<string, string> = {
  * collector's ingest classification, whose span attributes differ in type only.
  */
 export function dbSystemOf(attrs: Readonly<Record<string, unknown>>): string | undefined {
-  const raw = attrs['db.system.name'] ?? attrs['db.system'];
+  // A broker client's messaging.system stands in: the classifier reads it the same way (a socket
+  // error met by a broker client is the broker's failure).
+  const raw = attrs['db.system.name'] ?? attrs['db.system'] ?? attrs['messaging.system'];
   return typeof raw === 'string' && raw !== '' ? (DB_SYSTEMS[raw] ?? raw) : undefined;
 }

@@ -11,6 +11,8 @@ export function sourceOf(attrs: Readonly<Record<string, unknown>>): string | und
   if (rpc === 'aws-api') return 'sdk';
   if (attrs['db.system.name'] !== undefined || attrs['db.system'] !== undefined) return 'db';
   if (rpc !== undefined) return 'rpc';
+  // A broker client (amqplib, kafkajs, nats, mqtt): OpenTelemetry's name for brokers.
+  if (attrs['messaging.system'] !== undefined) return 'messaging';
   if (attrs['http.request.method'] !== undefined || attrs['http.method'] !== undefined) return 'http';
   return undefined;
 }

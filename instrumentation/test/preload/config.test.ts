@@ -19,16 +19,7 @@ describe('readConfig', () => {
       bodyPeekMaxBytes: 16_384,
       enforceMisrouted: false,
     });
-    expect([...config.instrumentations]).toEqual([
-      'http',
-      'undici',
-      'pg',
-      'mysql2',
-      'tedious',
-      'ioredis',
-      'aws-sdk',
-      'grpc',
-    ]);
+    expect(config.instrumentations).toEqual({ enabled: undefined, disabled: [] });
   });
 
   it('reads the standard OTEL_* variables it owns, leaving the exporter its own', () => {
@@ -53,7 +44,8 @@ describe('readConfig', () => {
       protocol: 'http/json',
       scheduledDelayMillis: undefined,
     });
-    expect([...config.instrumentations]).toEqual(['http', 'pg']);
+    // undici is both enabled and disabled: disabled wins where the instrumentations are built.
+    expect(config.instrumentations).toEqual({ enabled: ['http', 'pg', 'undici'], disabled: ['undici'] });
   });
 
   it('passes the base endpoint when the signal-specific one is not an http(s) URL', () => {
@@ -98,7 +90,7 @@ describe('readConfig', () => {
     );
     expect(config).toMatchObject({ bodyPeek: true, bodyPeekMaxBytes: 16_384 });
     expect(exporter).toMatchObject({ url: 'http://localhost:4318/v1/traces', protocol: 'http/protobuf' });
-    expect([...config.instrumentations]).toEqual(['http']);
+    expect(config.instrumentations).toEqual({ enabled: ['http'], disabled: [] });
     expect(warnings).toHaveLength(6);
     expect(warnings).toContain('FAULTLINE_BODY_PEEK="maybe" is not valid: use on or off (using on)');
     expect(warnings).toContain(

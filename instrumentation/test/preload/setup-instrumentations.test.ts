@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { PgErrorInstrumentation } from '../../src/preload/clients/pg/index.js';
 import { createPreloadState } from '../../src/preload/pipeline/preload-state.js';
 import { readConfig } from '../../src/preload/sdk/config.js';
-import { composeHooks } from '../../src/preload/setup/compose-hooks.js';
-import { rebuildInstrumentations } from '../../src/preload/setup/rebuild-instrumentations.js';
+import { composeHooks } from '../../src/preload/sdk/compose-hooks.js';
+import { rebuildInstrumentations } from '../../src/preload/sdk/rebuild-instrumentations.js';
 
 describe('composeHooks', () => {
   it("runs both hooks, Faultline's first unless asked, and keeps the other options", () => {

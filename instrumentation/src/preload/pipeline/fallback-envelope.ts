@@ -1,4 +1,4 @@
-import type { Attributes } from '@opentelemetry/api';
+import { type Attributes, SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { dbSystemOf } from '../../envelope/db-system.js';
 import { classifyError } from '../../error/classify-error.js';
@@ -22,9 +22,15 @@ export function envelopeFromSpan(
   ctx: { source: string | undefined; correlationId: string },
 ): Envelope | null {
   const attrs = span.attributes;
+  const classifyCtx = { source: ctx.source, correlationId: ctx.correlationId, system: dbSystemOf(attrs) };
+  // What a server, handler, producer or consumer span failed with says more than the status it
+  // answered: an http-errors 503 carries its Retry-After, a TypeError is a bug whatever the 500.
+  if (span.kind !== SpanKind.CLIENT) {
+    const filed = takeSpanError(span);
+    if (filed !== undefined) return classifyError(filed, classifyCtx);
+  }
   const byStatus = httpStatusEnvelope(attrs, ctx.correlationId, ctx.source);
   if (byStatus !== null) return byStatus;
-  const classifyCtx = { source: ctx.source, correlationId: ctx.correlationId, system: dbSystemOf(attrs) };
   if (span.status.code !== SPAN_STATUS_ERROR) return null;
   const grpc = attrs['rpc.system'] === 'grpc' ? grpcEnvelopeOf(span, classifyCtx) : null;
   if (grpc !== null) return grpc;

@@ -1,6 +1,9 @@
 import type { Span } from '@opentelemetry/api';
 
-/** What a client span learned about its response; classified once, when the span ends. */
+/**
+ * What a client span learned about its response (or a server span about the failing answer it
+ * sent with a Retry-After); classified once, when the span ends.
+ */
 export interface ResponseRecord {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -17,6 +20,10 @@ export class ResponseRegistry {
 
   set(span: Span, record: ResponseRecord): void {
     this.records.set(span, record);
+  }
+
+  has(span: Span): boolean {
+    return this.records.has(span);
   }
 
   take(span: Span): ResponseRecord | undefined {

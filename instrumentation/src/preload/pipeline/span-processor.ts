@@ -37,6 +37,7 @@ import type { PreloadState } from './preload-state.js';
 import { RepeatAttempts } from './repeat-attempts.js';
 import type { ResponseRecord } from './response-registry.js';
 import { markFailed, setEnvelope } from './span-envelope.js';
+import { fileRecordedExceptions, hasSpanError } from './span-errors.js';
 import { isEntry, markStart } from './span-marks.js';
 
 /**
@@ -60,6 +61,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
   // try/catch rather than safely(): onStart runs for every span, and a closure each costs.
   onStart(span: Span, parentContext: Context): void {
     try {
+      fileRecordedExceptions(span);
       const sdkSpan = span as unknown as ReadableSpan;
       // The SDK's own performance clock reading at the span's start, which its end time and
       // duration are measured against: a reading of ours, taken later, put a failure's computed
@@ -92,7 +94,12 @@ export class FaultlineSpanProcessor implements SpanProcessor {
         if (entry && (!root || this.exportDerived)) span.setAttribute(ATTR_ENTRY, true);
         else if (!entry && root) span.setAttribute(ATTR_ENTRY, false);
       }
-      if (sdkSpan.kind !== SpanKind.CLIENT) return;
+      if (sdkSpan.kind !== SpanKind.CLIENT) {
+        // A socket connect or a lookup inside a client call (instrumentation-net, -dns): a step of
+        // that call, whose span holds the failure; never a failure of its own.
+        if (parent?.kind === SpanKind.CLIENT) markTransport(span, parent);
+        return;
+      }
       const attrs = sdkSpan.attributes;
       // The HTTP requests of an AWS SDK operation, a driver's round trips: part of their parent
       // call, whose own retry loop repeats them (never misrouted). A connect under a pool checkout
@@ -126,7 +133,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
           return;
         }
         if (attrs[ATTR_CLASS] === undefined) {
-          if (this.failedByStatus(kind, attrs)) {
+          if (this.failedByStatus(span, kind, attrs)) {
             // Its envelope follows from the status code alone: the collector builds it.
             markFailed(span);
             failedLean = true;
@@ -136,6 +143,16 @@ export class FaultlineSpanProcessor implements SpanProcessor {
           }
         }
         if (kind === SpanKind.CLIENT) this.endCall(span, sdkSpan, attrs);
+      } else if (
+        sdkSpan.status.code === SpanStatusCode.ERROR &&
+        attrs[ATTR_CLASS] === undefined &&
+        !isTransport(span)
+      ) {
+        // A producer's publish, a consumer's processing, a framework's handler span (express,
+        // koa, nest…): classified from the error the instrumentation recorded, so a handler's
+        // TypeError is a bug and an http-errors 503 an outage, and the server's status its echo.
+        const envelope = this.classify(span, sdkSpan, attrs);
+        if (envelope) setEnvelope(span, envelope);
       }
       this.propagate(span, sdkSpan, kind, failedLean || attrs[ATTR_CLASS] !== undefined);
       // A root server span ends its request here. Under a trace-id correlation no other request
@@ -179,11 +196,19 @@ export class FaultlineSpanProcessor implements SpanProcessor {
   }
 
   /**
-   * A server span that answered 4xx/5xx: no hook reads a response for it, so its envelope is the
-   * status code's (http-status-envelope.ts), which the collector derives under the lean export.
+   * A server span that answered 4xx/5xx with nothing more to say: its envelope is the status
+   * code's (http-status-envelope.ts), which the collector derives under the lean export.
    */
-  private failedByStatus(kind: SpanKind, attrs: Attributes): boolean {
-    return kind === SpanKind.SERVER && !this.exportDerived && failingHttpStatusOf(attrs) !== undefined;
+  private failedByStatus(span: Span, kind: SpanKind, attrs: Attributes): boolean {
+    return (
+      kind === SpanKind.SERVER &&
+      !this.exportDerived &&
+      failingHttpStatusOf(attrs) !== undefined &&
+      // The error the handler failed with (fastify's channel, node:http's own catch), or the
+      // Retry-After the service answered with: more than the status says, so a full envelope.
+      !hasSpanError(span) &&
+      !this.state.responses.has(span)
+    );
   }
 
   /** Only spans that can have failed get past the first checks; successes cost a few reads. */

@@ -1,22 +1,12 @@
+import { knownInstrumentationNames } from './instrumentation-names.js';
 import type {
   ExportProtocol,
   ExportSettings,
   FaultlineConfig,
+  InstrumentationSelection,
   PreloadConfig,
   StartOptions,
 } from './types.js';
-
-/** Short names accepted in OTEL_NODE_ENABLED_INSTRUMENTATIONS / _DISABLED_ and StartOptions. */
-export const INSTRUMENTATION_NAMES = [
-  'http',
-  'undici',
-  'pg',
-  'mysql2',
-  'tedious',
-  'ioredis',
-  'aws-sdk',
-  'grpc',
-] as const;
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
 const DEFAULT_PEEK_MAX_BYTES = 16_384;
@@ -34,7 +24,7 @@ const SAMPLERS = new Set([
   'parentbased_traceidratio',
 ]);
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 /**
  * Resolves the preload's options over environment variables. Only Faultline's own switches and
@@ -73,7 +63,7 @@ export function readConfig(
       ...faultline,
       disabled: flag('OTEL_SDK_DISABLED', false),
       serviceName: options.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || undefined),
-      instrumentations: instrumentations(options, env, warn),
+      instrumentations: readInstrumentationSelection(options, env, warn),
     },
     exporter: {
       url: tracesUrl(options, env, warn),
@@ -133,7 +123,7 @@ function readSwitches(options: Partial<FaultlineConfig>, env: Env) {
   return { config, warnings, warn, flag };
 }
 
-type Warn = (name: string, value: string, fix: string) => void;
+export type Warn = (name: string, value: string, fix: string) => void;
 
 /**
  * The traces URL to hand the exporter, or undefined to let it read OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
@@ -198,18 +188,28 @@ function checkHeaders(env: Env, warn: Warn): void {
   }
 }
 
-function instrumentations(options: StartOptions, env: Env, warn: Warn): ReadonlySet<string> {
-  const known = new Set<string>(INSTRUMENTATION_NAMES);
+/**
+ * The instrumentations asked for, by the names @opentelemetry/auto-instrumentations-node takes
+ * (and Faultline's own): options win over OTEL_NODE_ENABLED_INSTRUMENTATIONS /
+ * OTEL_NODE_DISABLED_INSTRUMENTATIONS, list by list. A name neither knows is dropped with a warning.
+ */
+export function readInstrumentationSelection(
+  options: Pick<StartOptions, 'enabledInstrumentations' | 'disabledInstrumentations'>,
+  env: Env,
+  warn: Warn,
+): InstrumentationSelection {
+  const known = knownInstrumentationNames();
   const list = (name: string, given: string[] | undefined): string[] | undefined => {
     const items = given ?? env[name]?.split(',');
     if (!items) return undefined;
     const names = items.map((s) => s.trim()).filter(Boolean);
     for (const n of names) {
-      if (!known.has(n)) warn(name, n, `use names from ${INSTRUMENTATION_NAMES.join(', ')} (ignored)`);
+      if (!known.has(n)) warn(name, n, `use names from ${[...known].join(', ')} (ignored)`);
     }
     return names.filter((n) => known.has(n));
   };
-  const enabled = list('OTEL_NODE_ENABLED_INSTRUMENTATIONS', options.enabledInstrumentations);
-  const disabled = new Set(list('OTEL_NODE_DISABLED_INSTRUMENTATIONS', options.disabledInstrumentations));
-  return new Set((enabled ?? INSTRUMENTATION_NAMES).filter((n) => !disabled.has(n)));
+  return {
+    enabled: list('OTEL_NODE_ENABLED_INSTRUMENTATIONS', options.enabledInstrumentations),
+    disabled: list('OTEL_NODE_DISABLED_INSTRUMENTATIONS', options.disabledInstrumentations) ?? [],
+  };
 }

@@ -12,6 +12,7 @@ import {
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { DISTRO_NAME, DISTRO_NAME_KEY } from '../../envelope/attribute-names.js';
 import { escapeRegExp } from '../../redact/escape-regexp.js';
+import { subscribeFastifyErrors } from '../clients/fastify/index.js';
 import { subscribeDriverErrors } from '../clients/mysql2/index.js';
 import {
   endSpansWaitingOnBodies,
@@ -69,7 +70,7 @@ export function start(options: StartOptions = {}): void {
     const state = createPreloadState(config);
     // Channel subscribers go first so they run while the instrumentations' spans are still open
     // (instrumentations subscribe when constructed).
-    const cleanups = [subscribeUndiciErrors(), subscribeDriverErrors()];
+    const cleanups = [subscribeUndiciErrors(), subscribeDriverErrors(), subscribeFastifyErrors()];
     const instrumentations = createInstrumentations(state);
     registerEsmHooks(instrumentations);
 

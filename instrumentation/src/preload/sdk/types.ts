@@ -1,3 +1,5 @@
+import type { Instrumentation } from '@opentelemetry/instrumentation';
+
 /** Options for the programmatic `start()`; every field falls back to its environment variable. */
 export interface StartOptions {
   /** `service.name`; default OTEL_SERVICE_NAME, else the resource detectors' value. */
@@ -22,7 +24,11 @@ export interface StartOptions {
    * that reads the spans without it; default off (FAULTLINE_EXPORT_DERIVED).
    */
   exportDerived?: boolean;
-  /** Instrumentation short names to enable (`http`, `undici`, `pg`, …); default all. */
+  /**
+   * Instrumentation short names to enable, as OTEL_NODE_ENABLED_INSTRUMENTATIONS takes them (`http`,
+   * `undici`, `pg`, `redis`, … and Faultline's own `postgres`, `better-sqlite3`, `nats`, `mqtt`);
+   * default the auto-instrumentations' default set and Faultline's own.
+   */
   enabledInstrumentations?: string[];
   /** Instrumentation short names to disable. */
   disabledInstrumentations?: string[];
@@ -47,7 +53,13 @@ export interface FaultlineConfig {
 export interface PreloadConfig extends FaultlineConfig {
   disabled: boolean;
   serviceName: string | undefined;
-  instrumentations: ReadonlySet<string>;
+  instrumentations: InstrumentationSelection;
+}
+
+/** Which instrumentations run: `enabled` undefined means the default set; `disabled` wins. */
+export interface InstrumentationSelection {
+  enabled: string[] | undefined;
+  disabled: string[];
 }
 
 /**
@@ -61,3 +73,6 @@ export interface ExportSettings {
   maxQueueSize: number | undefined;
   scheduledDelayMillis: number | undefined;
 }
+
+/** What NodeSDK's `instrumentations` option takes. */
+export type InstrumentationList = (Instrumentation | Instrumentation[])[];

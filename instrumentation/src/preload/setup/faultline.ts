@@ -1,6 +1,7 @@
 import { type TextMapPropagator, trace } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { subscribeFastifyErrors } from '../clients/fastify/index.js';
 import { subscribeDriverErrors } from '../clients/mysql2/index.js';
 import {
   endSpansWaitingOnBodies,
@@ -11,9 +12,10 @@ import { CorrelationPropagator } from '../pipeline/correlation.js';
 import { createPreloadState } from '../pipeline/preload-state.js';
 import { setExportDerived } from '../pipeline/span-envelope.js';
 import { FaultlineSpanProcessor } from '../pipeline/span-processor.js';
-import { INSTRUMENTATION_NAMES, readFaultlineConfig } from '../sdk/config.js';
+import { readFaultlineConfig, readInstrumentationSelection } from '../sdk/config.js';
+import { ownInstrumentations } from '../sdk/instrumentations.js';
+import { rebuildInstrumentations } from '../sdk/rebuild-instrumentations.js';
 import { safely, warnOnce } from '../shared/safe.js';
-import { rebuildInstrumentations } from './rebuild-instrumentations.js';
 import type { Faultline, FaultlineOptions } from './types.js';
 
 const TRACER_NAME = '@faultline/instrumentation';
@@ -58,18 +60,24 @@ function create(options: FaultlineOptions): Faultline {
     ...options,
     exportDerived: options.exportDerived ?? true,
   });
+  // Faultline's own instrumentations follow the same OTEL_NODE_*_INSTRUMENTATIONS names the
+  // application's getNodeAutoInstrumentations() reads.
+  const selection = readInstrumentationSelection({}, process.env, (name, value, fix) =>
+    warnings.push(`${name}=${JSON.stringify(value)} is not valid: ${fix}`),
+  );
   for (const w of warnings) warnOnce(w);
   setExportDerived(config.exportDerived);
   const state = createPreloadState({
     ...config,
     disabled: false,
     serviceName: undefined,
-    instrumentations: new Set(INSTRUMENTATION_NAMES),
+    instrumentations: selection,
   });
   // Before any instrumentation Faultline builds subscribes, so these run while its span is open.
   const cleanups = [
     subscribeUndiciErrors(),
     subscribeDriverErrors(),
+    subscribeFastifyErrors(),
     // The global API's tracer: it starts tracing once the application's SDK registers.
     installFetchWrapper(state, trace.getTracer(TRACER_NAME)),
   ];
@@ -79,7 +87,10 @@ function create(options: FaultlineOptions): Faultline {
       propagators: [new W3CTraceContextPropagator(), new CorrelationPropagator()],
     }),
     instrumentations: (list) =>
-      safely('faultline instrumentations', () => rebuildInstrumentations(state, list)) ?? list.flat(),
+      safely('faultline instrumentations', () => [
+        ...rebuildInstrumentations(state, list),
+        ...ownInstrumentations(selection),
+      ]) ?? list.flat(),
   };
 }
 

@@ -1,6 +1,9 @@
 import type { TextMapPropagator } from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { InstrumentationList } from '../sdk/types.js';
+
+export type { InstrumentationList };
 
 /** Options of `faultline()`; each falls back to its FAULTLINE_* variable, as in the preload. */
 export interface FaultlineOptions {
@@ -18,9 +21,6 @@ export interface FaultlineOptions {
    */
   exportDerived?: boolean;
 }
-
-/** What NodeSDK's `instrumentations` option takes. */
-export type InstrumentationList = (Instrumentation | Instrumentation[])[];
 
 /** Faultline's parts for an OpenTelemetry SDK the application builds itself. */
 export interface Faultline {

@@ -1,5 +1,5 @@
 import { EventEmitter, errorMonitor } from 'node:events';
-import { ClientRequest, IncomingMessage } from 'node:http';
+import { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { diag, type Span } from '@opentelemetry/api';
 import type { HttpInstrumentationConfig } from '@opentelemetry/instrumentation-http';
 import { classifyError } from '../../../error/classify-error.js';
@@ -48,7 +48,11 @@ export function httpHooks(
       }
     },
     responseHook(span, response) {
-      if (!(response instanceof IncomingMessage) || !span.isRecording()) return;
+      if (!(response instanceof IncomingMessage)) {
+        if (response instanceof ServerResponse) serverAnswered(state, span, response);
+        return;
+      }
+      if (!span.isRecording()) return;
       try {
         const status = response.statusCode ?? 0;
         // From the raw list: `response.headers` is built on first read, and only a failure needs it.
@@ -68,6 +72,23 @@ export function httpHooks(
       }
     },
   };
+}
+
+/**
+ * A failing answer this service sent with a Retry-After (its own 429 or 503, or a framework's
+ * answer to an error carrying one): recorded so the server span's envelope carries it. Any other
+ * failing answer is classified by its status alone, at no cost here.
+ */
+function serverAnswered(state: PreloadState, span: Span, response: ServerResponse): void {
+  try {
+    const status = response.statusCode;
+    if (status < 400 || !span.isRecording()) return;
+    const retryAfter = response.getHeader('retry-after');
+    if (retryAfter === undefined) return;
+    state.responses.set(span, { status, headers: { 'retry-after': String(retryAfter) } });
+  } catch (err) {
+    diag.warn('faultline: http server responseHook failed', err);
+  }
 }
 
 function onClientError(this: ClientRequest, err: unknown): void {

@@ -1,9 +1,5 @@
-import type { Instrumentation } from '@opentelemetry/instrumentation';
-import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
-
+/**
+ * `mysql2`: mysql2 (MySQL, MariaDB) spans come from the stock instrumentation as it is; the
+ * driver's error arrives on mysql2's own tracing channels.
+ */
 export { subscribeDriverErrors } from './driver-errors.js';
-
-/** `mysql2`: mysql2 (MySQL, MariaDB) spans; the driver's error arrives on its tracing channels. */
-export function mysql2Instrumentation(): Instrumentation {
-  return new MySQL2Instrumentation();
-}
