@@ -4,8 +4,12 @@
 --   * it is a CLIENT span whose instrumented callee failed: a SERVER span with ParentSpanId = its
 --     SpanId in the same trace is a failure row (the callee's own rows then say where it happened), or
 --   * it is a SERVER or INTERNAL span one of whose children failed (a call inside it failed).
--- A CLIENT span's CLIENT children are its transport and never become failure rows (005), so an SDK
--- operation stays first-hand. Decided when read, not when written, because the spans of one trace
+--   * it is a step of a failed call: a CLIENT span under a failed CLIENT span that is no echo itself
+--     (stock spans: a pool's connect under its checkout, an SDK's HTTP request under its operation;
+--     the outer call holds the failure), or an INTERNAL span under a failed CLIENT span (a socket
+--     connect, instrumentation-net). The preload decides these in process: a CLIENT span's CLIENT
+--     children are its transport and never become failure rows (005), and a checkout whose connect
+--     failed is marked propagated, so its connect stays first-hand. Decided when read, not when written, because the spans of one trace
 -- arrive from several services in any order: a callee's span that arrives late turns its caller's
 -- failure into an echo from then on, and a callee that never reports (not instrumented, or lost)
 -- leaves the caller's failure first-hand. Children are looked up one hour either side of the range,
@@ -27,7 +31,11 @@ WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
   AND NOT (SpanKind = 'Client' AND span_key IN (
       SELECT parent_key FROM failures
       WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR
-        AND SpanKind = 'Server' AND ParentSpanId != ''));
+        AND SpanKind = 'Server' AND ParentSpanId != ''))
+  AND NOT (SpanKind = 'Client' AND parent_key IN (
+      SELECT span_key FROM failures
+      WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR
+        AND SpanKind = 'Client' AND NOT propagated));
 
 CREATE OR REPLACE VIEW first_hand_failures AS
 SELECT *
@@ -41,4 +49,8 @@ WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
   AND NOT (SpanKind IN ('Server', 'Internal') AND span_key IN (
       SELECT parent_key FROM failures
       WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR
-        AND ParentSpanId != ''));
+        AND ParentSpanId != ''))
+  AND NOT (SpanKind = 'Internal' AND parent_key IN (
+      SELECT span_key FROM failures
+      WHERE Timestamp >= {from:DateTime} - INTERVAL 1 HOUR AND Timestamp < {to:DateTime} + INTERVAL 1 HOUR
+        AND SpanKind = 'Client'));

@@ -36,6 +36,7 @@ import { foldTransports } from './library-attempts.js';
 import type { PreloadState } from './preload-state.js';
 import { RepeatAttempts } from './repeat-attempts.js';
 import type { ResponseRecord } from './response-registry.js';
+import { recordServerAnswer } from './server-answer.js';
 import { markFailed, setEnvelope } from './span-envelope.js';
 import { fileRecordedExceptions, hasSpanError } from './span-errors.js';
 import { isEntry, markStart } from './span-marks.js';
@@ -133,6 +134,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
           return;
         }
         if (attrs[ATTR_CLASS] === undefined) {
+          if (kind === SpanKind.SERVER) recordServerAnswer(span, this.state.responses);
           if (this.failedByStatus(span, kind, attrs)) {
             // Its envelope follows from the status code alone: the collector builds it.
             markFailed(span);

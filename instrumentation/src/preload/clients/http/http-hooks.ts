@@ -6,6 +6,7 @@ import { classifyError } from '../../../error/classify-error.js';
 import { correlationIdOfSpan } from '../../pipeline/correlation.js';
 import { MisroutedRetryError } from '../../pipeline/misrouted-retry.js';
 import type { PreloadState } from '../../pipeline/preload-state.js';
+import { noteServerResponse } from '../../pipeline/server-answer.js';
 import { setEnvelope } from '../../pipeline/span-envelope.js';
 import { isPeekableRaw } from '../../shared/body-peek.js';
 import { peekIncomingMessage } from './incoming-peek.js';
@@ -49,7 +50,8 @@ export function httpHooks(
     },
     responseHook(span, response) {
       if (!(response instanceof IncomingMessage)) {
-        if (response instanceof ServerResponse) serverAnswered(state, span, response);
+        // Called as the request arrives, before the handler answers: kept for the span's end.
+        if (response instanceof ServerResponse) noteServerResponse(span, response);
         return;
       }
       if (!span.isRecording()) return;
@@ -72,23 +74,6 @@ export function httpHooks(
       }
     },
   };
-}
-
-/**
- * A failing answer this service sent with a Retry-After (its own 429 or 503, or a framework's
- * answer to an error carrying one): recorded so the server span's envelope carries it. Any other
- * failing answer is classified by its status alone, at no cost here.
- */
-function serverAnswered(state: PreloadState, span: Span, response: ServerResponse): void {
-  try {
-    const status = response.statusCode;
-    if (status < 400 || !span.isRecording()) return;
-    const retryAfter = response.getHeader('retry-after');
-    if (retryAfter === undefined) return;
-    state.responses.set(span, { status, headers: { 'retry-after': String(retryAfter) } });
-  } catch (err) {
-    diag.warn('faultline: http server responseHook failed', err);
-  }
 }
 
 function onClientError(this: ClientRequest, err: unknown): void {
