@@ -131,6 +131,20 @@ export function isPostgresError(err: unknown, ctx: ClassifyContext | undefined):
   return 'hint' in (err as object) && 'details' in (err as object);
 }
 
+/**
+ * PostgreSQL's DETAIL quotes the row's own values ("Key (email)=(ana@example.com) already exists.",
+ * "Failing row contains (7, null)."): user data, which a stored envelope must not carry. The
+ * columns and the sentence stay, the values go.
+ */
+function withoutRowValues(raw: Record<string, unknown>): Record<string, unknown> {
+  const detail = raw.detail;
+  if (typeof detail !== 'string') return raw;
+  raw.detail = detail
+    .replace(/^(Key \([^)]*\))=\(.*\)( [^()]*)$/s, '$1=(…)$2')
+    .replace(/^(Failing row contains )\(.*\)(\.?)$/s, '$1(…)$2');
+  return raw;
+}
+
 export function classifyPostgresError(err: unknown, ctx: ClassifyContext | undefined): Verdict | null {
   if (!isPostgresError(err, ctx)) return null;
   const code = readCode(err) as string;
@@ -138,7 +152,7 @@ export function classifyPostgresError(err: unknown, ctx: ClassifyContext | undef
     class: classifyPostgresCode(code),
     code,
     source: 'db',
-    raw: pick(err, RAW_KEYS),
+    raw: withoutRowValues(pick(err, RAW_KEYS)),
   };
   if (REPLAY_NOW.has(code)) verdict.retryAfter = 0;
   return verdict;

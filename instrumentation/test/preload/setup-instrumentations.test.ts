@@ -4,8 +4,8 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { describe, expect, it } from 'vitest';
 import { PgErrorInstrumentation } from '../../src/preload/clients/pg/index.js';
 import { createPreloadState } from '../../src/preload/pipeline/preload-state.js';
-import { readConfig } from '../../src/preload/sdk/config.js';
 import { composeHooks } from '../../src/preload/sdk/compose-hooks.js';
+import { readConfig } from '../../src/preload/sdk/config.js';
 import { rebuildInstrumentations } from '../../src/preload/sdk/rebuild-instrumentations.js';
 
 describe('composeHooks', () => {

@@ -25,7 +25,8 @@ export function envelopeFromSpan(
   const classifyCtx = { source: ctx.source, correlationId: ctx.correlationId, system: dbSystemOf(attrs) };
   // What a server, handler, producer or consumer span failed with says more than the status it
   // answered: an http-errors 503 carries its Retry-After, a TypeError is a bug whatever the 500.
-  if (span.kind !== SpanKind.CLIENT) {
+  // gRPC keeps its own order below: the status the server answered is the contract there.
+  if (span.kind !== SpanKind.CLIENT && attrs['rpc.system'] === undefined) {
     const filed = takeSpanError(span);
     if (filed !== undefined) return classifyError(filed, classifyCtx);
   }

@@ -1,4 +1,8 @@
 import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { betterSqlite3Instrumentation } from '../clients/better-sqlite3/index.js';
+import { mqttInstrumentation } from '../clients/mqtt/index.js';
+import { natsInstrumentation } from '../clients/nats/index.js';
+import { postgresJsInstrumentation } from '../clients/postgres-js/index.js';
 
 /**
  * Faultline's own instrumentations, for popular libraries OpenTelemetry has none for (checked
@@ -7,4 +11,9 @@ import type { Instrumentation } from '@opentelemetry/instrumentation';
  * OTEL_NODE_ENABLED_INSTRUMENTATIONS / OTEL_NODE_DISABLED_INSTRUMENTATIONS, the same way the
  * auto-instrumentations' names are given (`pg`, `redis`…).
  */
-export const OWN_INSTRUMENTATIONS: Record<string, () => Instrumentation> = {};
+export const OWN_INSTRUMENTATIONS: Record<string, () => Instrumentation> = {
+  postgres: postgresJsInstrumentation,
+  'better-sqlite3': betterSqlite3Instrumentation,
+  nats: natsInstrumentation,
+  mqtt: mqttInstrumentation,
+};
