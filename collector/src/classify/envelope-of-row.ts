@@ -1,9 +1,16 @@
 import { classifyError, classifyHttpResponse } from '@faultline/instrumentation';
-import { dbSystemOf, type Envelope, httpStatusOf, sourceOf } from '@faultline/instrumentation/envelope';
+import {
+  dbSystemOf,
+  type Envelope,
+  failingHttpStatusOf,
+  httpStatusOf,
+  sourceOf,
+} from '@faultline/instrumentation/envelope';
 import type { TraceRow } from '@faultline/sql';
 import { AWS_CODE_IN_TEXT } from './driver-texts.js';
 import { errorLikeOf, spanErrorOf } from './error-like-of.js';
 import { grpcStatusOf, headerValue } from './semconv-reads.js';
+import { systemOfError } from './system-of-error.js';
 
 /**
  * The envelope the preload would have built for a failed span that arrived without one, from what
@@ -12,11 +19,12 @@ import { grpcStatusOf, headerValue } from './semconv-reads.js';
  */
 export function envelopeOfRow(row: TraceRow, correlationId: string): Envelope {
   const attrs = row.SpanAttributes;
-  // A broker's span names its system in messaging.system; the classifiers read it like a database's.
-  const messaging = attrs['messaging.system'] || undefined;
-  const system = dbSystemOf(attrs) ?? messaging;
-  const ctx = { source: sourceOf(attrs) ?? (messaging ? 'messaging' : undefined), system, correlationId };
   const err = spanErrorOf(row);
+  // A broker's span names its system in messaging.system; the classifiers read it like a database's.
+  // A span that names none (a handler's) may still hold a driver's error that says whose it is.
+  const messaging = attrs['messaging.system'] || undefined;
+  const system = dbSystemOf(attrs) ?? messaging ?? systemOfError(err);
+  const ctx = { source: sourceOf(attrs) ?? (messaging ? 'messaging' : undefined), system, correlationId };
   const status = httpStatusOf(attrs);
 
   // An AWS SDK span: the service's error code names the failure better than the HTTP status
@@ -34,10 +42,15 @@ export function envelopeOfRow(row: TraceRow, correlationId: string): Envelope {
       { ...ctx, source: ctx.source ?? 'sdk' },
     );
   }
-  if (status !== undefined && status >= (row.SpanKind === 'Server' ? 500 : 400)) {
+  // A failing status, client or server alike: the preload's rule (failingHttpStatusOf).
+  const failing = failingHttpStatusOf(attrs);
+  if (failing !== undefined) {
     const retryAfter = headerValue(attrs, 'http.response.header.retry-after');
     const headers = retryAfter === undefined ? undefined : { 'retry-after': retryAfter };
-    return classifyHttpResponse({ status, headers }, { ...ctx, source: ctx.source ?? 'http' }) as Envelope;
+    return classifyHttpResponse(
+      { status: failing, headers },
+      { ...ctx, source: ctx.source ?? 'http' },
+    ) as Envelope;
   }
   const grpc = grpcStatusOf(attrs);
   if (grpc !== undefined && grpc !== 0) {

@@ -1,4 +1,4 @@
-import { attributes, httpStatusOf } from '@faultline/instrumentation/envelope';
+import { attributes, failingHttpStatusOf } from '@faultline/instrumentation/envelope';
 import type { TraceRow } from '@faultline/sql';
 import { grpcStatusOf } from './semconv-reads.js';
 
@@ -20,8 +20,9 @@ export function isPreloadSpan(attrs: Record<string, string>): boolean {
 }
 
 /**
- * Whether a span without an envelope shows a failure: status ERROR, an HTTP status ≥ 400 on a
- * client (≥ 500 on a server: a 4xx is the caller's failure, reported on the caller's span), a gRPC
+ * Whether a span without an envelope shows a failure: status ERROR, a failing HTTP status (4xx/5xx,
+ * on a client and a server alike: failingHttpStatusOf, the rule the preload applies to a server
+ * span, so a service that answered 429 failed that request under stock OpenTelemetry too), a gRPC
  * status other than OK, `error.type`, or an `exception` event. Cheap checks first: this runs for
  * every span at ingest, and almost every span succeeded. Status OK is final (the trace API spec:
  * set by the application or operator who validated the outcome), whatever else the span recorded.
@@ -32,8 +33,7 @@ export function showsFailure(row: TraceRow): boolean {
   if (status === 'Ok' || status === 'STATUS_CODE_OK') return false;
   const attrs = row.SpanAttributes;
   if (attrs['error.type'] !== undefined && attrs['error.type'] !== '') return true;
-  const http = httpStatusOf(attrs);
-  if (http !== undefined && http >= (row.SpanKind === 'Server' ? 500 : 400)) return true;
+  if (failingHttpStatusOf(attrs) !== undefined) return true;
   const grpc = grpcStatusOf(attrs);
   if (grpc !== undefined && grpc !== 0) return true;
   return row['Events.Name'].includes('exception');

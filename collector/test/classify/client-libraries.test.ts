@@ -279,6 +279,116 @@ const CASES: Case[] = [
     span: { status: 'Error', exception: exc('TimeoutError', 'ResourceRequest timed out') },
     expect: { class: 'transient', source: 'unknown', code: 'POOL_ACQUIRE_TIMEOUT', retryable: true },
   },
+  // A framework's handler span (no system of its own) records the error the handler failed with:
+  // observed from express 5 and koa 3 under auto-instrumentations-node 0.81
+  // (instrumentation/test/fixtures/frameworks/, collector/test/classify/server-frameworks.test.ts).
+  {
+    name: 'express handler span: a TypeError thrown by the handler',
+    source: 'instrumentation-express request_handler: recordException(err), setStatus(err.message)',
+    span: {
+      kind: 'Internal',
+      status: 'Error',
+      statusMessage: "Cannot read properties of undefined (reading 'id')",
+      attrs: { 'express.type': 'request_handler', 'express.name': '/bug', 'http.route': '/bug' },
+      exception: exc('TypeError', "Cannot read properties of undefined (reading 'id')"),
+    },
+    // A bug: the same request fails the same way until the code changes.
+    expect: { class: 'permanent', source: 'unknown', code: 'TypeError', retryable: false },
+  },
+  {
+    name: 'koa middleware span: an http-errors 503, known by its name alone',
+    source: 'instrumentation-koa: recordException(err), status left unset; http-errors sets no code',
+    span: {
+      kind: 'Internal',
+      attrs: { 'koa.type': 'middleware', 'koa.name': 'routes' },
+      exception: exc('ServiceUnavailableError', 'down for maintenance'),
+    },
+    // Service Unavailable: down for now (RFC 9110 §15.6.4); the code is the status the name states.
+    expect: { class: 'transient', source: 'http', code: '503', retryable: true },
+  },
+  {
+    name: 'express handler span: an http-errors 429',
+    source: 'as above: createError(429) records exception.type TooManyRequestsError',
+    span: {
+      kind: 'Internal',
+      status: 'Error',
+      attrs: { 'express.type': 'request_handler' },
+      exception: exc('TooManyRequestsError', 'slow down'),
+    },
+    expect: { class: 'rate_limit', source: 'http', code: '429', retryable: true },
+  },
+  {
+    name: 'router span: a mysql2 refused login the handler let through',
+    source: 'instrumentation-router: recordException(mysql2 error): code ER_ACCESS_DENIED_ERROR',
+    span: {
+      kind: 'Internal',
+      attrs: { 'router.type': 'request_handler', 'http.route': '/mysql2-login' },
+      exception: exc(
+        'ER_ACCESS_DENIED_ERROR',
+        "Access denied for user 'app'@'127.0.0.1' (using password: YES)",
+      ),
+    },
+    // ER_ACCESS_DENIED_ERROR (1045): the credential is refused, as on the query span below it.
+    expect: { class: 'authentication', source: 'db', code: '1045', retryable: false },
+  },
+  {
+    name: 'express handler span: a mysql (v1) refused login, its code before the text',
+    source: 'recordException(mysql error): message "ER_ACCESS_DENIED_ERROR: Access denied …"',
+    span: {
+      kind: 'Internal',
+      status: 'Error',
+      attrs: { 'express.type': 'request_handler' },
+      exception: exc(
+        'ER_ACCESS_DENIED_ERROR',
+        "ER_ACCESS_DENIED_ERROR: Access denied for user 'app'@'127.0.0.1' (using password: YES)",
+      ),
+    },
+    expect: { class: 'authentication', source: 'db', code: '1045', retryable: false },
+  },
+  {
+    name: 'handler span: an MQTT 3.1.1 CONNACK refusal is no refused socket',
+    source: 'recordException(mqtt.js ErrorWithReasonCode): code 5 becomes exception.type; no mqtt span',
+    span: {
+      kind: 'Internal',
+      status: 'Error',
+      attrs: { 'express.type': 'request_handler' },
+      exception: exc('5', 'Connection refused: Not authorized'),
+    },
+    // MQTT 3.1.1 §3.2.2.3 return code 5: not authorized.
+    expect: { class: 'authentication', source: 'messaging', code: '5', retryable: false },
+  },
+  {
+    name: 'handler span: a Sequelize refused login',
+    source:
+      'recordException(SequelizeAccessDeniedError): sequelize v6 ConnectionError subclasses set a name and no code',
+    span: {
+      kind: 'Internal',
+      status: 'Error',
+      attrs: { 'express.type': 'request_handler' },
+      exception: exc(
+        'SequelizeAccessDeniedError',
+        "Access denied for user 'app'@'127.0.0.1' (using password: YES)",
+      ),
+    },
+    expect: { class: 'authentication', source: 'db', code: 'SequelizeAccessDeniedError', retryable: false },
+  },
+  {
+    name: 'handler span: a postgres.js unique violation (no postgres.js span under stock)',
+    source: 'recordException(PostgresError): code "23505" becomes exception.type',
+    span: {
+      kind: 'Internal',
+      attrs: { 'koa.type': 'middleware' },
+      exception: exc('23505', 'duplicate key value violates unique constraint "users_email_key"'),
+    },
+    // unique_violation: the row must change.
+    expect: { class: 'validation', source: 'db', code: '23505', retryable: false },
+  },
+  {
+    name: 'handler span: nats no responders (no nats span under stock)',
+    source: 'recordException(NatsError): code and message both "503"',
+    span: { kind: 'Internal', attrs: { 'express.type': 'request_handler' }, exception: exc('503', '503') },
+    expect: { class: 'transient', source: 'messaging', code: '503', retryable: true },
+  },
 ];
 
 describe('client libraries, stock spans classified at ingest', () => {

@@ -235,6 +235,27 @@ const CASES: Case[] = [
     span: { kind: 'Server', attrs: { 'http.request.method': 'GET', 'http.response.status_code': '503' } },
     expect: { class: 'transient', source: 'http', code: '503', retryable: true },
   },
+  {
+    name: 'Server span 404: a server that answered 4xx failed that request, as under the preload',
+    source: 'failingHttpStatusOf: the rule the preload applies to a server span (4xx and 5xx)',
+    span: { kind: 'Server', attrs: { 'http.request.method': 'GET', 'http.response.status_code': '404' } },
+    // Not Found: the request will not succeed as sent; the caller's span, if any, is its echo.
+    expect: { class: 'permanent', source: 'http', code: '404', retryable: false },
+  },
+  {
+    name: 'Server span 429 with its Retry-After captured (headersToSpanAttributes)',
+    source: 'instrumentation-http server.responseHeaders: http.response.header.retry-after = ["5"]',
+    span: {
+      kind: 'Server',
+      attrs: {
+        'http.request.method': 'GET',
+        'http.response.status_code': '429',
+        'http.response.header.retry-after': '["5"]',
+      },
+    },
+    // Too Many Requests: back off, for as long as the service said.
+    expect: { class: 'rate_limit', source: 'http', code: '429', retryable: true, retry_after: '5' },
+  },
 ];
 
 describe('spans of other SDKs, classified at ingest', () => {
@@ -254,10 +275,10 @@ describe('spans of other SDKs, classified at ingest', () => {
 });
 
 describe('what is left alone', () => {
-  it('successes, a server 404, and a span whose status is OK', () => {
+  it('successes, a server 3xx, and a span whose status is OK', () => {
     const spans: Parameters<typeof spanRow>[0][] = [
       { attrs: { 'http.request.method': 'GET', 'http.response.status_code': '200' } },
-      { kind: 'Server', attrs: { 'http.response.status_code': '404' } },
+      { kind: 'Server', attrs: { 'http.response.status_code': '304' } },
       { status: 'Ok', exception: { 'exception.type': 'TypeError' } },
       { attrs: { 'rpc.system': 'grpc', 'rpc.grpc.status_code': '0' } },
     ];

@@ -108,9 +108,24 @@ describe.each([
     const traceIds = new Set(clients.map((r) => r.TraceId));
     expect(traceIds.size).toBe(1);
     expect(new Set(clients.map((r) => r.correlation_id))).toEqual(traceIds);
-    // The server's own 503 is its failure too; its 4xx answers are the callers' failures.
+    // Each status the server answered is its failure too, 4xx and 5xx alike: the rule the preload
+    // applies to a server span (failingHttpStatusOf).
     const servers = rows.filter((r) => r.SpanKind === 'Server').map((r) => r.code);
-    expect(servers).toEqual(['503']);
+    expect(servers.sort()).toEqual(['401', '404', '422', '429', '503']);
+    // So each HTTP client failure is the echo of the server span that answered it; the refused
+    // port, where no server answered, stays first-hand on the client.
+    const { rows: firstHand } = await ts.store.runReadOnly<FailureRow>(
+      `SELECT SpanKind, source, code FROM first_hand_failures(from = '2000-01-01 00:00:00', to = '2100-01-01 00:00:00')
+       WHERE ServiceName = {s:String}`,
+      { s: service },
+    );
+    const http = (k: string) =>
+      firstHand
+        .filter((r) => r.SpanKind === k && r.source === 'http')
+        .map((r) => r.code)
+        .sort();
+    expect(http('Client')).toEqual(['ECONNREFUSED']);
+    expect(http('Server')).toEqual(['401', '404', '422', '429', '503']);
     // Marked, so a reader can tell the collector's envelopes from the preload's.
     const { rows: marks } = await ts.store.runReadOnly<{ n: string }>(
       `SELECT count() AS n FROM otel_traces WHERE ServiceName = {s:String}

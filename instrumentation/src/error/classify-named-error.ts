@@ -1,4 +1,6 @@
+import { classForStatus } from '../http/status-class.js';
 import type { ErrorClass } from '../types.js';
+import { httpStatusOfErrorName } from './http-error-names.js';
 import type { Verdict } from './verdict.js';
 
 /**
@@ -6,7 +8,8 @@ import type { Verdict } from './verdict.js';
  * SDKs give their classes (RateLimitError, CohereTimeoutError…). The dispatcher tries these after
  * the wrapped driver error (`parent`, `original`, `driverError`, `nativeError`): when the driver's
  * own code is there it is more specific, so the name only decides when it is not.
- * Code rule: the error's name.
+ * Code rule: the error's name; for an HTTP error's name (http-errors' ServiceUnavailableError,
+ * TooManyRequestsError…, http-error-names.ts), the status it states, classed by the HTTP table.
  */
 const BY_NAME: Record<string, ErrorClass> = {
   // Validation libraries (Zod, Valibot, Joi/yup/class-validator/Mongoose ValidationError).
@@ -57,24 +60,16 @@ const BY_NAME: Record<string, ErrorClass> = {
   TableNotFoundException: 'permanent',
   InvalidFieldNameException: 'permanent',
   SyntaxErrorException: 'validation',
-  // Generic class names SDKs use when they have nothing more specific.
+  // Generic class names SDKs use when they have nothing more specific. Those that name an HTTP
+  // status (ServiceUnavailableError, TooManyRequestsError, NotFoundError…) are http-error-names.ts.
   NetworkError: 'transient',
   ConnectionError: 'transient',
   ConnectionClosedError: 'transient',
-  ServiceUnavailableError: 'transient',
-  InternalServerError: 'transient',
   RateLimitError: 'rate_limit',
-  TooManyRequestsError: 'rate_limit',
   ThrottlingError: 'rate_limit',
   AuthenticationError: 'authentication',
   AuthorizationError: 'authentication',
-  UnauthorizedError: 'authentication',
-  ForbiddenError: 'authentication',
   PermissionDeniedError: 'authentication',
-  BadRequestError: 'validation',
-  UnprocessableEntityError: 'validation',
-  NotFoundError: 'permanent',
-  ConflictError: 'permanent',
 };
 
 /** Sources by library: validation libraries reject input before any call is made. */
@@ -85,6 +80,10 @@ function sourceFor(name: string): string {
 }
 
 export function classifyNamedError(name: string): Verdict | null {
+  const status = httpStatusOfErrorName(name);
+  if (status !== undefined) {
+    return { class: classForStatus(status)!, code: String(status), source: 'http', raw: { name, status } };
+  }
   let cls = BY_NAME[name];
   // CohereTimeoutError, RequestTimeoutError, ConnectTimeoutException…: a timeout by any other name.
   if (cls === undefined && (name.endsWith('TimeoutError') || name.endsWith('TimeoutException')))

@@ -54,9 +54,18 @@ function stainless(err: unknown): EmbeddedHttp | null {
   return { status, headers: read(err, 'headers'), body, vendorCode, source: 'sdk' };
 }
 
+/**
+ * An http-errors error (`createError(404)`, thrown by express and koa handlers): the same class
+ * names as some Stainless ones (NotFoundError, BadRequestError…), but a server's own answer, not an
+ * SDK's, which its boolean `expose` and `statusCode` beside `status` tell apart.
+ */
+function isHttpErrorsError(err: unknown): boolean {
+  return typeof read(err, 'expose') === 'boolean' && read(err, 'statusCode') === read(err, 'status');
+}
+
 /** Stainless SDKs (OpenAI, Anthropic…) name some subclasses only by constructor, and add new ones. */
 function isStainless(err: unknown, name: string): boolean {
-  if (STAINLESS_NAMES.has(name)) return true;
+  if (STAINLESS_NAMES.has(name)) return !isHttpErrorsError(err);
   return isObjectLike(err) && 'requestID' in err && 'headers' in err && 'error' in err;
 }
 
