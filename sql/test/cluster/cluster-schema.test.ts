@@ -179,8 +179,17 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     const byName = (n: string) =>
       views('VIEW').find((p) => p.text.startsWith(`CREATE OR REPLACE VIEW ${n} `))!;
     // The outbound calls' part is a view of its own, which first_hand_failures reads beside the rest.
-    expect(tablesRead(byName('first_hand_client_failures'))).toEqual(['failures', 'failures_local']);
-    expect(tablesRead(byName('first_hand_failures'))).toEqual(['failures', 'failures_local']);
+    // Each part has two IN subqueries (failed children, failed parent calls), both shard-local.
+    expect(tablesRead(byName('first_hand_client_failures'))).toEqual([
+      'failures',
+      'failures_local',
+      'failures_local',
+    ]);
+    expect(tablesRead(byName('first_hand_failures'))).toEqual([
+      'failures',
+      'failures_local',
+      'failures_local',
+    ]);
     expect(byName('first_hand_failures').text).toContain(
       'FROM first_hand_client_failures(`from` = {from:DateTime}, to = {to:DateTime}) UNION ALL',
     );
