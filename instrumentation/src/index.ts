@@ -49,6 +49,9 @@ export {
 export { type AttemptRecord, RetryError } from './policy/retry-error.js';
 export { type AttemptContext, type WithRetryOptions, withRetry } from './policy/with-retry.js';
 export { isSecretKey, REDACTED, redactText } from './redact/index.js';
+export { envelopeOfFailedSpan } from './span-fields/envelope-of-failed-span.js';
+export { grpcStatusOf, headerValue } from './span-fields/semconv-reads.js';
+export type { FailedSpanFields } from './span-fields/span-error.js';
 export type {
   ClassifyContext,
   Envelope,

@@ -1,4 +1,4 @@
-import { headerValue } from './semconv-reads.js';
+import { headerValue } from '@faultline/instrumentation';
 
 /** Ids longer than this are someone else's payload, not an id (as the preload's propagator says). */
 const MAX_ID_LENGTH = 128;

@@ -1,66 +1,21 @@
-import { classifyError, classifyHttpResponse } from '@faultline/instrumentation';
-import {
-  dbSystemOf,
-  type Envelope,
-  failingHttpStatusOf,
-  httpStatusOf,
-  sourceOf,
-} from '@faultline/instrumentation/envelope';
+import { type Envelope, envelopeOfFailedSpan } from '@faultline/instrumentation';
 import type { TraceRow } from '@faultline/sql';
-import { AWS_CODE_IN_TEXT } from './driver-texts.js';
-import { errorLikeOf, spanErrorOf } from './error-like-of.js';
-import { grpcStatusOf, headerValue } from './semconv-reads.js';
-import { systemOfError } from './system-of-error.js';
 
 /**
- * The envelope the preload would have built for a failed span that arrived without one, from what
- * the span's instrumentation left: the same pure classifiers, fed the status, the driver's code
- * and the exception event in the shapes they read. Call only for spans that show a failure.
+ * The envelope the preload would have built for a failed span that arrived without one: the
+ * reading both ends share (instrumentation/src/span-fields), fed the stored row's attributes, its
+ * exception event and status message. Call only for spans that show a failure.
  */
 export function envelopeOfRow(row: TraceRow, correlationId: string): Envelope {
-  const attrs = row.SpanAttributes;
-  const err = spanErrorOf(row);
-  // A broker's span names its system in messaging.system; the classifiers read it like a database's.
-  // A span that names none (a handler's) may still hold a driver's error that says whose it is.
-  const messaging = attrs['messaging.system'] || undefined;
-  const system = dbSystemOf(attrs) ?? messaging ?? systemOfError(err);
-  const ctx = { source: sourceOf(attrs) ?? (messaging ? 'messaging' : undefined), system, correlationId };
-  const status = httpStatusOf(attrs);
-
-  // An AWS SDK span: the service's error code names the failure better than the HTTP status
-  // (a ThrottlingException comes with a 400).
-  const aws = AWS_CODE_IN_TEXT.exec(err.message);
-  if (aws !== null) {
-    const code = (aws[1] ?? aws[2])!;
-    return classifyError(
-      {
-        name: code,
-        message: err.message,
-        $fault: status !== undefined && status >= 500 ? 'server' : 'client',
-        $metadata: { httpStatusCode: status },
-      },
-      { ...ctx, source: ctx.source ?? 'sdk' },
-    );
-  }
-  // A failing status, client or server alike: the preload's rule (failingHttpStatusOf).
-  const failing = failingHttpStatusOf(attrs);
-  if (failing !== undefined) {
-    const retryAfter = headerValue(attrs, 'http.response.header.retry-after');
-    const headers = retryAfter === undefined ? undefined : { 'retry-after': retryAfter };
-    return classifyHttpResponse(
-      { status: failing, headers },
-      { ...ctx, source: ctx.source ?? 'http' },
-    ) as Envelope;
-  }
-  const grpc = grpcStatusOf(attrs);
-  if (grpc !== undefined && grpc !== 0) {
-    // grpc-js errors carry the numeric status as `code` and the server's text as `details`; the
-    // message of grpc-js and grpc-java alike is "<code> <STATUS>: <details>" / "STATUS: details".
-    const details = err.message.replace(/^(\d+ )?[A-Z_]+: /, '');
-    return classifyError(
-      { name: err.type ?? 'Error', code: grpc, details, message: err.message, metadata: {} },
-      ctx,
-    );
-  }
-  return classifyError(errorLikeOf(err, system, attrs['db.response.status_code']), ctx);
+  const at = row['Events.Name'].indexOf('exception');
+  const event = at >= 0 ? row['Events.Attributes'][at] : undefined;
+  return envelopeOfFailedSpan(
+    {
+      attrs: row.SpanAttributes,
+      exceptionType: event?.['exception.type'],
+      exceptionMessage: event?.['exception.message'],
+      statusMessage: row.StatusMessage,
+    },
+    correlationId,
+  );
 }

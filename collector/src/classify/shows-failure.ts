@@ -1,6 +1,6 @@
+import { grpcStatusOf } from '@faultline/instrumentation';
 import { attributes, failingHttpStatusOf } from '@faultline/instrumentation/envelope';
 import type { TraceRow } from '@faultline/sql';
-import { grpcStatusOf } from './semconv-reads.js';
 
 /**
  * Attributes that say the preload already decided about this span: an envelope (left exactly as

@@ -3,6 +3,8 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { dbSystemOf } from '../../envelope/db-system.js';
 import { classifyError } from '../../error/classify-error.js';
 import { httpStatusEnvelope } from '../../http/http-status-envelope.js';
+import { envelopeOfFailedSpan } from '../../span-fields/envelope-of-failed-span.js';
+import type { FailedSpanFields } from '../../span-fields/span-error.js';
 import type { Envelope } from '../../types.js';
 import { grpcEnvelopeOf } from '../clients/grpc/grpc-envelope.js';
 import { takeDriverError } from '../clients/mysql2/driver-errors.js';
@@ -14,8 +16,8 @@ const SPAN_STATUS_ERROR = 2;
  * Rebuilds an envelope from what an instrumentation left on the span when no hook reached the
  * error object: the HTTP status, `error.type`, the exception event and the status message. The
  * driver's own error comes first when a hook filed it (pg-errors.ts, tedious-errors.ts,
- * ioredis-errors.ts, the gRPC captures); else pg's "PostgreSQL error … (code: 42P01)" SQLSTATE and
- * the server number instrumentation-tedious leaves in `db.response.status_code` are the last resort.
+ * ioredis-errors.ts, the gRPC captures, every recordException); else the span's own fields, read
+ * as the collector reads a stock span's (span-fields/), so the two agree.
  */
 export function envelopeFromSpan(
   span: ReadableSpan,
@@ -38,7 +40,8 @@ export function envelopeFromSpan(
   const system = classifyCtx.system;
   const driverError = driverErrorOf(span, system);
   if (driverError !== undefined) return classifyError(driverError, classifyCtx);
-  return classifyError(errorLikeFrom(span, attrs), classifyCtx);
+  // No error object reached: the span's own fields, read as the collector reads a stock span's.
+  return envelopeOfFailedSpan(fieldsOf(span), ctx.correlationId);
 }
 
 /** Filed against the span (pg, tedious, ioredis), or parked by mysql2's channel for this hand-off. */
@@ -48,37 +51,24 @@ function driverErrorOf(span: ReadableSpan, system: string | undefined): unknown 
   return system === 'mysql' || system === 'mariadb' ? takeDriverError() : undefined;
 }
 
-function errorLikeFrom(span: ReadableSpan, attrs: Attributes): Record<string, unknown> {
-  const exception = span.events.find((e) => e.name === 'exception')?.attributes ?? {};
-  // instrumentation-grpc records a unary client call's error as attributes, not as an event.
-  const message = String(
-    exception['exception.message'] ??
-      attrs['grpc.error_message'] ??
-      span.status.message ??
-      'operation failed',
-  );
-  const errorType = attrs['error.type'];
-  const code =
-    (typeof errorType === 'string' && errorType !== '_OTHER' ? errorType : undefined) ??
-    /\(code: ([0-9A-Z]{5})\)/.exec(message)?.[1];
-  const err: Record<string, unknown> = { name: String(exception['exception.type'] ?? 'Error'), message };
-  if (code !== undefined) err.code = String(code);
-  // instrumentation-tedious: the server's error number, else tedious's own code (ECLOSE…); its
-  // `error.type` is only the constructor name ('RequestError'), which classifies nothing.
-  const dbStatus = attrs['db.response.status_code'];
-  if (typeof dbStatus === 'string' && dbSystemOf(attrs) === 'microsoft.sql_server') {
-    if (/^-?\d+$/.test(dbStatus)) {
-      err.number = Number(dbStatus);
-      delete err.code;
-    } else err.code = dbStatus;
+/**
+ * The span as the collector would store it (attributes stringified: numbers in decimal, arrays as
+ * JSON), for the reading both ends share. Only failures no hook reached get here.
+ */
+function fieldsOf(span: ReadableSpan): FailedSpanFields {
+  const attrs: Record<string, string> = {};
+  for (const [key, value] of Object.entries(span.attributes)) {
+    if (value === undefined || value === null) continue;
+    attrs[key] =
+      typeof value === 'string' ? value : Array.isArray(value) ? JSON.stringify(value) : String(value);
   }
-  const grpcStatus = attrs['rpc.grpc.status_code'];
-  if (grpcStatus !== undefined) {
-    // grpc-js errors carry the numeric status as `code` and the server text as `details`.
-    err.code = Number(grpcStatus);
-    // grpc-js builds the message as "<code> <STATUS>: <details>"; details is the server's own text.
-    err.details = message.replace(/^\d+ [A-Z_]+: /, '');
-    err.metadata = {};
-  }
-  return err;
+  const exception = span.events.find((e) => e.name === 'exception')?.attributes;
+  const type = exception?.['exception.type'];
+  const message = exception?.['exception.message'];
+  return {
+    attrs,
+    exceptionType: type === undefined ? undefined : String(type),
+    exceptionMessage: message === undefined ? undefined : String(message),
+    statusMessage: span.status.message || undefined,
+  };
 }

@@ -1,4 +1,3 @@
-import type { TraceRow } from '@faultline/sql';
 import {
   MSSQL_NUMBER_BY_TEXT,
   MYSQL_ERRNO_BY_TEXT,
@@ -9,21 +8,18 @@ import {
 import { libraryFields, typeCode } from './library-fields.js';
 import { PG_SANITIZED } from './library-texts.js';
 import { SQLSTATE_BY_CONDITION, SQLSTATE_BY_TEXT, SQLSTATE_IN_TEXT } from './postgres-conditions.js';
-import type { SpanError } from './span-error.js';
+import type { FailedSpanFields, SpanError } from './span-error.js';
 
 /** What a span says about its error: the exception event, else the status message. */
-
-export function spanErrorOf(row: TraceRow): SpanError {
-  const at = row['Events.Name'].indexOf('exception');
-  const event = at >= 0 ? row['Events.Attributes'][at] : undefined;
-  const attrs = row.SpanAttributes;
+export function spanErrorOf(span: FailedSpanFields): SpanError {
+  const attrs = span.attrs;
   let message =
-    event?.['exception.message'] || row.StatusMessage || attrs['grpc.error_message'] || 'operation failed';
-  let type = event?.['exception.type'] || undefined;
+    span.exceptionMessage || span.statusMessage || attrs['grpc.error_message'] || 'operation failed';
+  let type = span.exceptionType || undefined;
   // instrumentation-pg's sanitized exception hides the driver's text, which the status keeps.
   const sanitized = PG_SANITIZED.exec(message);
-  if (sanitized !== null && row.StatusMessage) {
-    message = row.StatusMessage;
+  if (sanitized !== null && span.statusMessage) {
+    message = span.statusMessage;
     type ??= sanitized[2] !== 'UNKNOWN' ? sanitized[2] : undefined;
   }
   const errorType = attrs['error.type'];
@@ -85,16 +81,15 @@ export function errorLikeOf(err: SpanError, system: string | undefined, dbStatus
       return out;
     }
   } else if (system === 'microsoft.sql_server') {
-    const number =
-      (dbStatus && INTEGER.test(dbStatus) ? Number(dbStatus) : undefined) ??
-      firstMatch(MSSQL_NUMBER_BY_TEXT, text);
-    if (number !== undefined) {
-      out.number = number;
+    // instrumentation-tedious leaves tedious's own code (ETIMEOUT, ELOGIN…) when no server number:
+    // the driver's word, before any reading of the text.
+    if (dbStatus && !INTEGER.test(dbStatus)) {
+      out.code = dbStatus;
       return out;
     }
-    // instrumentation-tedious leaves tedious's own code (ETIMEOUT, ELOGIN…) when no server number.
-    if (dbStatus) {
-      out.code = dbStatus;
+    const number = (dbStatus ? Number(dbStatus) : undefined) ?? firstMatch(MSSQL_NUMBER_BY_TEXT, text);
+    if (number !== undefined) {
+      out.number = number;
       return out;
     }
   }
