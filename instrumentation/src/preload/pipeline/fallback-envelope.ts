@@ -1,4 +1,4 @@
-import { type Attributes, SpanKind } from '@opentelemetry/api';
+import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { dbSystemOf } from '../../envelope/db-system.js';
 import { classifyError } from '../../error/classify-error.js';
