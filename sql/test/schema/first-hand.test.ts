@@ -228,6 +228,37 @@ describe('each failure counted once, where it happened', () => {
     );
     expect(got).toEqual([{ service: 'edge', code: '422' }]);
   });
+  it('a stock pool checkout and the connect under it are one failure, held by the checkout', async () => {
+    // A stock SDK (no preload marks) with the database down: pg-pool.connect › pg.connect ›
+    // tcp.connect (instrumentation-net) all fail with the same ECONNREFUSED. One call failed once.
+    const trace = 'c3'.repeat(16);
+    const stock = (id: string, parent: string, kind: 'Client' | 'Internal', name: string) => {
+      const row = makeRow({
+        Timestamp: dateTime64(T0 + 70_000),
+        TraceId: trace,
+        SpanId: id.padStart(16, '0'),
+        ParentSpanId: parent === '' ? '' : parent.padStart(16, '0'),
+        ServiceName: 'orders',
+        SpanKind: kind,
+        SpanName: name,
+        StatusCode: 'Error',
+        SpanAttributes: {
+          ...envelope('transient', 'db', 'ECONNREFUSED', true),
+          'db.system.name': 'postgresql',
+        },
+      });
+      return row;
+    };
+    await insertAsExporter(store, [
+      stock('c1', '', 'Client', 'pg-pool.connect'),
+      stock('c2', 'c1', 'Client', 'pg.connect'),
+      stock('c3', 'c2', 'Internal', 'tcp.connect'),
+    ]);
+    const got = await rows<{ name: string; code: string }>(
+      `SELECT SpanName AS name, code FROM first_hand_failures(${RANGE}) WHERE TraceId = '${trace}'`,
+    );
+    expect(got).toEqual([{ name: 'pg-pool.connect', code: 'ECONNREFUSED' }]);
+  });
 });
 
 describe('one logical call, one row', () => {
