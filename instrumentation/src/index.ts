@@ -24,6 +24,8 @@ export {
   MAX_MESSAGE_CHARS,
   modelEnvelopeJsonSchema,
   RAW_LIMITS,
+  type SamplingWeight,
+  samplingWeightOf,
   sourceOf,
   toModelEnvelope,
   toRaw,

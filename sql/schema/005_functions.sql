@@ -81,3 +81,22 @@ CREATE OR REPLACE FUNCTION faultline_counted_call AS (name, kind, attrs, status)
 -- decided at read time from the trace's links (first_hand_failures, 030).
 CREATE OR REPLACE FUNCTION faultline_propagated AS (attrs) ->
     attrs['faultline.propagated'] = 'true';
+
+-- A span's weight under probability sampling: the adjusted count 1/p from the rejection threshold
+-- `th` of the `ot` member of its W3C tracestate (OpenTelemetry, "TraceState: Probability
+-- Sampling"): 1-14 hex digits, trailing zeros dropped, T = the digits padded to 14, p = (2^56 - T)
+-- / 2^56; th:0 is 1. No th, or a malformed one, is weight 1 (the mark function tells them apart).
+-- The twin of samplingWeightOf in @faultline/instrumentation (parity:
+-- sql/test/counting/sampling-weight-parity.test.ts).
+CREATE OR REPLACE FUNCTION faultline_sample_th AS (trace_state) ->
+    extract(trace_state, '(?:^|,)[ \t]*ot=(?:[^,]*;)?th:([^;,]*)');
+
+CREATE OR REPLACE FUNCTION faultline_sample_mark AS (trace_state) -> multiIf(
+    NOT match(trace_state, '(?:^|,)[ \t]*ot=(?:[^,]*;)?th:'), 'none',
+    match(faultline_sample_th(trace_state), '^[0-9a-f]{1,14}$'), 'valid',
+    'invalid');
+
+CREATE OR REPLACE FUNCTION faultline_sample_weight AS (trace_state) ->
+    if(faultline_sample_mark(trace_state) = 'valid',
+       exp2(56) / (exp2(56) - toFloat64(reinterpretAsUInt64(reverse(unhex(rightPad(faultline_sample_th(trace_state), 14, '0')))))),
+       1.0);

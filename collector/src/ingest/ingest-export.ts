@@ -99,6 +99,7 @@ export async function ingestExport(
     return invalid(400, `could not decode the request: ${(err as Error).message}`);
   }
   const spanCount = decoded.rows.length;
+  stats.countSamplingMarks(decoded.rows);
   let written: Promise<void> | undefined;
   try {
     if (spanCount > 0) written = deps.writer.write(decoded.rows);

@@ -112,6 +112,16 @@ export function collectorMetrics(receiver: ReceiverStats, writerStats: () => Wri
     () => receiver.valuesTruncated,
   );
   counter(
+    'faultline_spans_sampling_marked_total',
+    'Accepted spans whose tracestate carries a valid sampling threshold (ot=th): each counts as 1/p spans.',
+    () => receiver.samplingMarked,
+  );
+  counter(
+    'faultline_spans_sampling_mark_invalid_total',
+    'Accepted spans whose ot=th sampling threshold is malformed: stored, counted with weight 1.',
+    () => receiver.samplingMarkInvalid,
+  );
+  counter(
     'faultline_otlp_decoded_bytes_total',
     'Request body bytes decoded (after gunzip).',
     () => receiver.bytesDecoded,

@@ -26,6 +26,11 @@ export interface IngestHealth {
     invalidSpans: number;
     lastAt: number | null;
   };
+  /**
+   * Accepted spans by their sampling mark (`ot=th` in the tracestate): `marked` carry a valid
+   * threshold (weight 1/p), `invalid` a malformed one (stored with weight 1).
+   */
+  sampling: { marked: number; invalid: number };
   /** Failed insert attempts; each is retried, the spans stay on disk meanwhile. */
   insertErrors: { count: number; lastMessage: string | null; lastAt: number | null };
   /**
@@ -100,6 +105,7 @@ export function ingestHealth(receiver: ReceiverStats, writer: WriterStats, start
       invalidSpans: receiver.spansInvalid,
       lastAt: receiver.lastRefusedAt,
     },
+    sampling: { marked: receiver.samplingMarked, invalid: receiver.samplingMarkInvalid },
     insertErrors: {
       count: writer.insertErrors,
       lastMessage: writer.lastInsertError?.message ?? null,

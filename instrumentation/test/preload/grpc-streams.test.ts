@@ -171,7 +171,9 @@ describe.concurrent.each(RUNS)('gRPC streaming calls under --$mode with $fixture
   it('classifies a deadline the client set as DEADLINE_EXCEEDED on both sides', () => {
     const client = envelopeOf(rpcSpan(spans, CLIENT, 'Settle', 4));
     expect(client).toMatchObject({ code: 'DEADLINE_EXCEEDED', class: 'transient', retryable: true });
-    expect(String(client.message)).toMatch(/^Deadline exceeded after /);
+    // grpc-js says how long it waited ("Deadline exceeded after 0.101s, …") when the call was under
+    // way; on a loaded machine the deadline can pass before the call is sent: "Deadline exceeded".
+    expect(String(client.message)).toMatch(/^Deadline exceeded( after |$)/);
     const server = envelopeOf(rpcSpan(spans, SERVER, 'Settle', 4));
     expect(server).toMatchObject({
       code: 'DEADLINE_EXCEEDED',

@@ -1,0 +1,29 @@
+/**
+ * A span's weight under probability sampling: the adjusted count 1/p from the final rejection
+ * threshold `th` in its W3C `tracestate` (OpenTelemetry specification, "TraceState: Probability
+ * Sampling"): `ot=th:<1–14 hex digits>`, the threshold T with trailing zeros dropped, kept when the
+ * trace's 56 random bits are ≥ T; p = (2^56 − T) / 2^56. `th:0` is weight 1 (always sampled).
+ * A span with no `th` is weight 1 and says nothing ('none'); a malformed one is weight 1 and
+ * counted as invalid, never refused. The twin of faultline_sample_weight / faultline_sample_mark in
+ * sql/schema/005_functions.sql (parity: sql/test/counting/sampling-weight-parity.test.ts).
+ */
+export interface SamplingWeight {
+  weight: number;
+  mark: 'none' | 'valid' | 'invalid';
+}
+
+const TWO_56 = 2 ** 56;
+/** The `th` sub-key of the `ot` list member: `ot=th:c;rv:…`, members separated by commas. */
+const TH = /(?:^|,)[ \t]*ot=(?:[^,]*;)?th:([^;,]*)/;
+const HEX_THRESHOLD = /^[0-9a-f]{1,14}$/;
+
+export function samplingWeightOf(traceState: string | undefined): SamplingWeight {
+  if (!traceState) return { weight: 1, mark: 'none' };
+  const th = TH.exec(traceState)?.[1];
+  if (th === undefined) return { weight: 1, mark: 'none' };
+  if (!HEX_THRESHOLD.test(th)) return { weight: 1, mark: 'invalid' };
+  // 14 hex digits = 56 bits: exact in a double only up to 2^53, but the weight is a ratio of
+  // doubles either way (as ClickHouse computes it), equal to the last representable digit.
+  const threshold = Number.parseInt(th.padEnd(14, '0'), 16);
+  return { weight: TWO_56 / (TWO_56 - threshold), mark: 'valid' };
+}
