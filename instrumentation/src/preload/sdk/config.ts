@@ -1,4 +1,5 @@
 import { knownInstrumentationNames } from './instrumentation-names.js';
+import { readSampling } from './sampler.js';
 import type {
   ExportProtocol,
   ExportSettings,
@@ -15,23 +16,15 @@ const DEFAULT_PEEK_MAX_BYTES = 16_384;
  * progress reach the dashboard within a second, where the specification's default is 5 s.
  */
 const PRELOAD_SCHEDULE_DELAY_MS = 1000;
-const SAMPLERS = new Set([
-  'always_on',
-  'always_off',
-  'traceidratio',
-  'parentbased_always_on',
-  'parentbased_always_off',
-  'parentbased_traceidratio',
-]);
 
 export type Env = Record<string, string | undefined>;
 
 /**
- * Resolves the preload's options over environment variables. Only Faultline's own switches and
- * the instrumentation list are read into values: the OTLP exporter reads its OTEL_EXPORTER_OTLP_*
- * variables (endpoints, headers, timeout, certificates) and the SDK its sampler and OTEL_BSP_*
- * variables themselves. Those are only checked here, because the SDK reports a bad value through
- * `diag`, which nobody sees by default. A bad value never throws: the host must keep running, so
+ * Resolves the preload's options over environment variables. Only Faultline's own switches, the
+ * instrumentation list and a ratio sampler (sampler.ts) are read into values: the OTLP exporter
+ * reads its OTEL_EXPORTER_OTLP_* variables (endpoints, headers, timeout, certificates) and the SDK
+ * its other samplers and OTEL_BSP_* variables themselves. Those are only checked here, because the
+ * SDK reports a bad value through `diag`, which nobody sees by default. A bad value never throws: the host must keep running, so
  * each problem becomes one warning naming the variable and the fix, then the default.
  */
 export function readConfig(
@@ -44,14 +37,7 @@ export function readConfig(
 } {
   const { config: faultline, warnings, warn, flag } = readSwitches(options, env);
 
-  const sampler = env.OTEL_TRACES_SAMPLER?.trim();
-  if (sampler && !SAMPLERS.has(sampler)) {
-    warn(
-      'OTEL_TRACES_SAMPLER',
-      sampler,
-      `use one of ${[...SAMPLERS].join(', ')} (using parentbased_always_on)`,
-    );
-  }
+  const sampling = readSampling(env, warn);
   const queue = env.OTEL_BSP_MAX_QUEUE_SIZE?.trim();
   if (queue && !(Number.isInteger(Number(queue)) && Number(queue) > 0)) {
     warn('OTEL_BSP_MAX_QUEUE_SIZE', queue, 'use a positive whole number (using 2048)');
@@ -64,6 +50,7 @@ export function readConfig(
       disabled: flag('OTEL_SDK_DISABLED', false),
       serviceName: options.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || undefined),
       instrumentations: readInstrumentationSelection(options, env, warn),
+      sampling,
     },
     exporter: {
       url: tracesUrl(options, env, warn),

@@ -29,6 +29,7 @@ import { ExitFlushProcessor } from './exit-flush-processor.js';
 import { installExitHooks } from './exit-hooks.js';
 import { createExporter } from './exporter.js';
 import { createInstrumentations } from './instrumentations.js';
+import { createSampler } from './sampler.js';
 import type { StartOptions } from './types.js';
 
 const TRACER_NAME = '@faultline/instrumentation';
@@ -88,8 +89,12 @@ export function start(options: StartOptions = {}): void {
         [DISTRO_NAME_KEY]: DISTRO_NAME,
       }),
     );
+    // None for every sampler but the two ratio ones: the SDK reads OTEL_TRACES_SAMPLER itself. Left
+    // out rather than undefined, which the SDK's config merge would take over its own default.
+    const sampler = createSampler(config.sampling);
     const provider = new NodeTracerProvider({
       resource,
+      ...(sampler ? { sampler } : {}),
       spanProcessors: [new FaultlineSpanProcessor(state), batch],
     });
     provider.register({

@@ -54,6 +54,19 @@ export interface PreloadConfig extends FaultlineConfig {
   disabled: boolean;
   serviceName: string | undefined;
   instrumentations: InstrumentationSelection;
+  /** The ratio sampler the preload builds; absent leaves OTEL_TRACES_SAMPLER to the SDK. */
+  sampling?: RatioSampling;
+}
+
+/**
+ * OTEL_TRACES_SAMPLER=traceidratio / parentbased_traceidratio with its OTEL_TRACES_SAMPLER_ARG:
+ * built as a consistent probability sampler, so kept spans carry their threshold (`ot=th:…`).
+ */
+export interface RatioSampling {
+  /** `parentbased_traceidratio`: a span with a parent follows it (its threshold, else its flag). */
+  parentBased: boolean;
+  /** Probability that a root span is kept, in [0, 1]. */
+  ratio: number;
 }
 
 /** Which instrumentations run: `enabled` undefined means the default set; `disabled` wins. */

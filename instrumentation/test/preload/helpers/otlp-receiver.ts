@@ -10,6 +10,8 @@ export interface ReceivedSpan {
   traceId: string;
   spanId: string;
   parentSpanId: string;
+  /** The span's W3C tracestate as exported ('' when none), e.g. `ot=th:c` from a ratio sampler. */
+  traceState: string;
   name: string;
   /** OTLP enum: 1 internal, 2 server, 3 client. */
   kind: number;
@@ -60,6 +62,7 @@ const root = protobuf.Root.fromJSON({
       fields: {
         traceId: { type: 'bytes', id: 1 },
         spanId: { type: 'bytes', id: 2 },
+        traceState: { type: 'string', id: 3 },
         parentSpanId: { type: 'bytes', id: 4 },
         name: { type: 'string', id: 5 },
         kind: { type: 'int32', id: 6 },
@@ -106,6 +109,7 @@ interface WireKeyValue {
 interface WireSpan {
   traceId?: string;
   spanId?: string;
+  traceState?: string;
   parentSpanId?: string;
   name?: string;
   kind?: number;
@@ -155,6 +159,7 @@ function flatten(request: WireRequest): ReceivedSpan[] {
           traceId: span.traceId ?? '',
           spanId: span.spanId ?? '',
           parentSpanId: span.parentSpanId ?? '',
+          traceState: span.traceState ?? '',
           name: span.name ?? '',
           kind: span.kind ?? 0,
           statusCode: span.status?.code ?? 0,
