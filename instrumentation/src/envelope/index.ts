@@ -21,8 +21,8 @@ export {
 export { envelopeJsonSchema, modelEnvelopeJsonSchema } from './envelope-json-schema.js';
 export { CLASS_ACTIONS, defaultRetryable, ERROR_CLASSES, isErrorClass } from './error-classes.js';
 export { failingHttpStatusOf, httpStatusOf } from './http-status-of.js';
-export { sanitizeEnvelopeAttributes } from './sanitize-envelope-attributes.js';
 export { type SamplingWeight, samplingWeightOf } from './sampling-weight.js';
+export { sanitizeEnvelopeAttributes } from './sanitize-envelope-attributes.js';
 export { sourceOf } from './span-source.js';
 export { toModelEnvelope } from './to-model-envelope.js';
 export { boundedText, RAW_LIMITS, toRaw } from './to-raw.js';
