@@ -3,6 +3,7 @@ import type { TraceRow } from '@faultline/sql';
 import { classifyRow } from '../classify/classify-row.js';
 import { restoreDerived } from '../classify/restore-derived.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
+import { redactRowSecrets } from './redact-row.js';
 import { SpanIndex } from './span-index.js';
 
 /** Per-request bounds the decoders enforce (see README "Receiver" for the defaults). */
@@ -91,6 +92,7 @@ export class DecodeContext {
     // is sanitized; one the collector just built already is.
     restoreDerived(row);
     if (!classifyRow(row)) sanitizeEnvelopeAttributes(row.SpanAttributes);
+    redactRowSecrets(row);
     const at = this.spanIndex.claim(row.TraceId, row.SpanId, this.rows.length);
     if (at < 0) {
       this.rows.push(row);
