@@ -1,6 +1,7 @@
 /**
  * What a span's attributes say, read in both the old and the stable semantic conventions. Values
- * arrive stringified (collector/src/types.ts): numbers in decimal, string arrays as JSON.
+ * arrive stringified as the collector stores them (FailedSpanFields): numbers in decimal, string
+ * arrays as JSON.
  */
 type Attrs = Record<string, string>;
 
