@@ -3,9 +3,8 @@ import {
   InstrumentationBase,
   type InstrumentationConfig,
   InstrumentationNodeModuleDefinition,
-  InstrumentationNodeModuleFile,
 } from '@opentelemetry/instrumentation';
-import { safely } from '../../shared/safe.js';
+import { methodFile, type Shimmer } from '../../shared/method-file.js';
 import {
   type ClientFn,
   type ConnectFn,
@@ -50,45 +49,30 @@ export class MqttInstrumentation extends InstrumentationBase {
     super(MQTT_INSTRUMENTATION_NAME, MQTT_INSTRUMENTATION_VERSION, config);
   }
 
+  private shimmer(): Shimmer {
+    // Protected on InstrumentationBase: handed to the shared file patch as plain functions.
+    const wrap = this._wrap as unknown as Shimmer['wrap'];
+    const massUnwrap = this._massUnwrap as unknown as (targets: object[], methods: string[]) => void;
+    return { wrap, unwrap: (target, methods) => massUnwrap([target], methods) };
+  }
+
   protected init(): InstrumentationNodeModuleDefinition[] {
     const tracer = () => this.tracer;
     const hooks: Hooks = { tracer, enabled: () => this.isEnabled() };
-    const connectFile = new InstrumentationNodeModuleFile(
+    const shimmer = this.shimmer();
+    const connectFile = methodFile(
       'mqtt/build/lib/connect/index.js',
       SUPPORTED,
-      (exports: ConnectModule) => {
-        safely('mqtt connect patch', () => {
-          const target = exports as Required<ConnectModule>;
-          if (typeof target?.default === 'function') this._wrap(target, 'default', wrapConnect(hooks));
-          if (typeof target?.connectAsync === 'function')
-            this._wrap(target, 'connectAsync', wrapConnectAsync(hooks));
-        });
-        return exports;
-      },
-      (exports?: ConnectModule) => {
-        safely(
-          'mqtt connect unpatch',
-          () => exports && this._massUnwrap([exports], ['default', 'connectAsync']),
-        );
-      },
+      (exports: ConnectModule) => exports,
+      { default: wrapConnect(hooks), connectAsync: wrapConnectAsync(hooks) },
+      shimmer,
     );
-    const clientFile = new InstrumentationNodeModuleFile(
+    const clientFile = methodFile(
       'mqtt/build/lib/client.js',
       SUPPORTED,
-      (exports: ClientModule) => {
-        safely('mqtt client patch', () => {
-          const proto = exports?.default?.prototype as Required<ClientPrototype> | undefined;
-          if (typeof proto?.publish === 'function') this._wrap(proto, 'publish', wrapPublish(tracer));
-          if (typeof proto?.subscribe === 'function') this._wrap(proto, 'subscribe', wrapSubscribe(tracer));
-        });
-        return exports;
-      },
-      (exports?: ClientModule) => {
-        safely('mqtt client unpatch', () => {
-          const proto = exports?.default?.prototype;
-          if (proto) this._massUnwrap([proto], ['publish', 'subscribe']);
-        });
-      },
+      (exports: ClientModule) => exports.default?.prototype,
+      { publish: wrapPublish(tracer), subscribe: wrapSubscribe(tracer) },
+      shimmer,
     );
     return [
       new InstrumentationNodeModuleDefinition('mqtt', SUPPORTED, undefined, undefined, [

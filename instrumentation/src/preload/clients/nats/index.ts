@@ -3,9 +3,8 @@ import {
   InstrumentationBase,
   type InstrumentationConfig,
   InstrumentationNodeModuleDefinition,
-  InstrumentationNodeModuleFile,
 } from '@opentelemetry/instrumentation';
-import { safely } from '../../shared/safe.js';
+import { methodFile, type Shimmer } from '../../shared/method-file.js';
 import { type ConnectFn, type SendFn, wrapConnect, wrapPublish, wrapRequest } from './nats-wrappers.js';
 
 export const NATS_INSTRUMENTATION_NAME = '@faultline/instrumentation-nats';
@@ -40,39 +39,29 @@ export class NatsInstrumentation extends InstrumentationBase {
     super(NATS_INSTRUMENTATION_NAME, NATS_INSTRUMENTATION_VERSION, config);
   }
 
+  private shimmer(): Shimmer {
+    // Protected on InstrumentationBase: handed to the shared file patch as plain functions.
+    const wrap = this._wrap as unknown as Shimmer['wrap'];
+    const massUnwrap = this._massUnwrap as unknown as (targets: object[], methods: string[]) => void;
+    return { wrap, unwrap: (target, methods) => massUnwrap([target], methods) };
+  }
+
   protected init(): InstrumentationNodeModuleDefinition[] {
     const tracer = () => this.tracer;
-    const connectFile = new InstrumentationNodeModuleFile(
+    const shimmer = this.shimmer();
+    const connectFile = methodFile(
       'nats/lib/src/connect.js',
       SUPPORTED,
-      (exports: ConnectModule) => {
-        safely('nats connect patch', () => {
-          if (typeof exports?.connect === 'function')
-            this._wrap(exports as Required<ConnectModule>, 'connect', wrapConnect(tracer));
-        });
-        return exports;
-      },
-      (exports?: ConnectModule) => {
-        safely('nats connect unpatch', () => exports && this._unwrap(exports, 'connect'));
-      },
+      (exports: ConnectModule) => exports,
+      { connect: wrapConnect(tracer) },
+      shimmer,
     );
-    const connectionFile = new InstrumentationNodeModuleFile(
+    const connectionFile = methodFile(
       'nats/lib/nats-base-client/nats.js',
       SUPPORTED,
-      (exports: ConnectionModule) => {
-        safely('nats connection patch', () => {
-          const proto = exports?.NatsConnectionImpl?.prototype as Required<ConnectionPrototype> | undefined;
-          if (typeof proto?.request === 'function') this._wrap(proto, 'request', wrapRequest(tracer));
-          if (typeof proto?.publish === 'function') this._wrap(proto, 'publish', wrapPublish(tracer));
-        });
-        return exports;
-      },
-      (exports?: ConnectionModule) => {
-        safely('nats connection unpatch', () => {
-          const proto = exports?.NatsConnectionImpl?.prototype;
-          if (proto) this._massUnwrap([proto], ['request', 'publish']);
-        });
-      },
+      (exports: ConnectionModule) => exports.NatsConnectionImpl?.prototype,
+      { request: wrapRequest(tracer), publish: wrapPublish(tracer) },
+      shimmer,
     );
     return [
       new InstrumentationNodeModuleDefinition('nats', SUPPORTED, undefined, undefined, [
