@@ -70,9 +70,11 @@ export function readConfig(
 export function readFaultlineConfig(
   options: Partial<FaultlineConfig> = {},
   env: Env = process.env,
-): { config: FaultlineConfig; warnings: string[] } {
-  const { config, warnings } = readSwitches(options, env);
-  return { config, warnings };
+): { config: FaultlineConfig; selection: InstrumentationSelection; warnings: string[] } {
+  const { config, warnings, warn } = readSwitches(options, env);
+  // Faultline's own instrumentations follow the same OTEL_NODE_*_INSTRUMENTATIONS names the
+  // application's getNodeAutoInstrumentations() reads.
+  return { config, selection: readInstrumentationSelection({}, env, warn), warnings };
 }
 
 function readSwitches(options: Partial<FaultlineConfig>, env: Env) {
@@ -180,7 +182,7 @@ function checkHeaders(env: Env, warn: Warn): void {
  * (and Faultline's own): options win over OTEL_NODE_ENABLED_INSTRUMENTATIONS /
  * OTEL_NODE_DISABLED_INSTRUMENTATIONS, list by list. A name neither knows is dropped with a warning.
  */
-export function readInstrumentationSelection(
+function readInstrumentationSelection(
   options: Pick<StartOptions, 'enabledInstrumentations' | 'disabledInstrumentations'>,
   env: Env,
   warn: Warn,

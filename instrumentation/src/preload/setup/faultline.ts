@@ -12,7 +12,7 @@ import { CorrelationPropagator } from '../pipeline/correlation.js';
 import { createPreloadState } from '../pipeline/preload-state.js';
 import { setExportDerived } from '../pipeline/span-envelope.js';
 import { FaultlineSpanProcessor } from '../pipeline/span-processor.js';
-import { readFaultlineConfig, readInstrumentationSelection } from '../sdk/config.js';
+import { readFaultlineConfig } from '../sdk/config.js';
 import { ownInstrumentations } from '../sdk/instrumentations.js';
 import { rebuildInstrumentations } from '../sdk/rebuild-instrumentations.js';
 import { safely, warnOnce } from '../shared/safe.js';
@@ -56,15 +56,10 @@ export function faultline(options: FaultlineOptions = {}): Faultline {
 }
 
 function create(options: FaultlineOptions): Faultline {
-  const { config, warnings } = readFaultlineConfig({
+  const { config, selection, warnings } = readFaultlineConfig({
     ...options,
     exportDerived: options.exportDerived ?? true,
   });
-  // Faultline's own instrumentations follow the same OTEL_NODE_*_INSTRUMENTATIONS names the
-  // application's getNodeAutoInstrumentations() reads.
-  const selection = readInstrumentationSelection({}, process.env, (name, value, fix) =>
-    warnings.push(`${name}=${JSON.stringify(value)} is not valid: ${fix}`),
-  );
   for (const w of warnings) warnOnce(w);
   setExportDerived(config.exportDerived);
   const state = createPreloadState({
