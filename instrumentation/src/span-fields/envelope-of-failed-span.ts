@@ -20,11 +20,10 @@ import { systemOfError } from './system-of-error.js';
 export function envelopeOfFailedSpan(span: FailedSpanFields, correlationId: string): Envelope {
   const attrs = span.attrs;
   const err = spanErrorOf(span);
-  // A broker's span names its system in messaging.system; the classifiers read it like a database's.
-  // A span that names none (a handler's) may still hold a driver's error that says whose it is.
-  const messaging = attrs['messaging.system'] || undefined;
-  const system = dbSystemOf(attrs) ?? messaging ?? systemOfError(err);
-  const ctx = { source: sourceOf(attrs) ?? (messaging ? 'messaging' : undefined), system, correlationId };
+  // dbSystemOf and sourceOf read a broker's messaging.system too (db-system.ts, span-source.ts).
+  // A span that names no system (a handler's) may still hold a driver's error that says whose it is.
+  const system = dbSystemOf(attrs) ?? systemOfError(err);
+  const ctx = { source: sourceOf(attrs), system, correlationId };
   const status = httpStatusOf(attrs);
 
   // An AWS SDK span: the service's error code names the failure better than the HTTP status
