@@ -13,6 +13,7 @@ export {
 export {
   attributes,
   boundedText,
+  countMetrics,
   createEnvelope,
   DISTRO_NAME,
   DISTRO_NAME_KEY,

@@ -73,3 +73,15 @@ export const ENVELOPE_ATTRIBUTES = [
   ATTR_CORRELATION_ID,
   ATTR_RAW,
 ] as const;
+/**
+ * Why a span of a trace the sampler did not keep was exported anyway (the preload's keep-every-
+ * failure option, on by default when sampling is below 100%): `failure` — the span failed (or an
+ * attempt inside it did), exported whatever the sampler said, with `ot=th:0` (weight 1) in every
+ * trace, sampled or not, so failures are counted exactly; `path` — a span on the way from a kept
+ * failure up to its root in the same process, exported to explain it and weighted 0 (it stands for
+ * no traffic: the same span in a sampled trace carries the weight). Read by faultline_span_weight
+ * (sql/schema/005_functions.sql) and spanWeightOf.
+ */
+export const ATTR_SAMPLING_KEPT = 'faultline.sampling.kept';
+export const SAMPLING_KEPT_FAILURE = 'failure';
+export const SAMPLING_KEPT_PATH = 'path';
