@@ -27,6 +27,7 @@ export {
   RAW_LIMITS,
   type SamplingWeight,
   samplingWeightOf,
+  spanWeightOf,
   sourceOf,
   toModelEnvelope,
   toRaw,

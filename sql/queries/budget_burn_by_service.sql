@@ -10,7 +10,7 @@ WITH calls AS (
 SELECT
     f.ServiceName AS service,
     f.class AS class,
-    count() AS failures,
+    sum(f.weight) AS failures,
     any(c.outbound_calls) AS outbound_calls,
     round(failures / outbound_calls, 6) AS failure_rate,
     round(failure_rate / (1 - {slo:Float64}), 3) AS burn_rate

@@ -4,7 +4,7 @@ SELECT
     source,
     class,
     code,
-    count() AS failures,
+    sum(weight) AS failures,
     min(Timestamp) AS first_seen,
     arraySort(groupUniqArray(ServiceName)) AS services,
     any(message) AS example_message

@@ -96,7 +96,22 @@ CREATE OR REPLACE FUNCTION faultline_sample_mark AS (trace_state) -> multiIf(
     match(faultline_sample_th(trace_state), '^[0-9a-f]{1,14}$'), 'valid',
     'invalid');
 
+-- One extract, no match of its own: every stored span is weighed on insert, and a th that is not
+-- 1-14 hex digits (none extracts as '') is weight 1 either way.
 CREATE OR REPLACE FUNCTION faultline_sample_weight AS (trace_state) ->
-    if(faultline_sample_mark(trace_state) = 'valid',
+    if(match(faultline_sample_th(trace_state), '^[0-9a-f]{1,14}$'),
        exp2(56) / (exp2(56) - toFloat64(reinterpretAsUInt64(reverse(unhex(rightPad(faultline_sample_th(trace_state), 14, '0')))))),
        1.0);
+
+-- The weight every count sums (failures.weight, the minute rollups, the workflows' requests): the
+-- span's sampling weight, except a span the preload exported only to explain a kept failure of an
+-- unsampled trace (faultline.sampling.kept = 'path'), which stands for no traffic: 0. A failure the
+-- preload kept carries th:0 (weight 1) in sampled and unsampled traces alike, so failures count
+-- exactly and successes keep 1/p. The twin of spanWeightOf in @faultline/instrumentation.
+CREATE OR REPLACE FUNCTION faultline_span_weight AS (trace_state, attrs) ->
+    if(attrs['faultline.sampling.kept'] = 'path', 0.0, faultline_sample_weight(trace_state));
+
+-- A span's part of the variance of a weighted count (Horvitz-Thompson, each span kept independently
+-- with probability 1/w): w(w - 1); 0 for a span counted exactly. Summed beside the counts, it gives
+-- the panels' "±x% at 95%" (1.96 × sqrt(variance) / count).
+CREATE OR REPLACE FUNCTION faultline_weight_variance AS (weight) -> weight * (weight - 1.0);

@@ -46,6 +46,11 @@ ALTER TABLE failures ADD COLUMN IF NOT EXISTS dependency LowCardinality(String) 
 ALTER TABLE failures
     ADD COLUMN IF NOT EXISTS span_key UInt64 MATERIALIZED cityHash64(TraceId, SpanId),
     ADD COLUMN IF NOT EXISTS parent_key UInt64 MATERIALIZED cityHash64(TraceId, ParentSpanId);
+-- How many failures this row stands for under trace sampling (faultline_span_weight, 005): 1/p of a
+-- sampled span, 1 for a failure the preload kept whatever the sampler said. Every count of failures
+-- sums it. Rows written before it existed are recomputed by the rebuild of this table (the views
+-- below changed), so no row keeps a default that was never decided.
+ALTER TABLE failures ADD COLUMN IF NOT EXISTS weight Float64 DEFAULT 1 AFTER dependency;
 
 -- Attribute values arrive stringified: booleans as 'true'/'false', numbers in decimal.
 -- retry_after stays NULL unless it parses to a finite number; attempt defaults to 1.
@@ -81,7 +86,8 @@ SELECT
     faultline_final_attempt(SpanAttributes) AS attempt,
     SpanAttributes['faultline.misrouted_retry'] = 'true' AS misrouted_retry,
     faultline_propagated(SpanAttributes) AS propagated,
-    faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency
+    faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency,
+    faultline_span_weight(TraceState, SpanAttributes) AS weight
 FROM otel_traces
 WHERE SpanAttributes['faultline.class'] != ''
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';
@@ -114,7 +120,8 @@ SELECT
     toUInt16(prior_attempt) AS attempt,
     false AS misrouted_retry,
     false AS propagated,
-    faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency
+    faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency,
+    faultline_span_weight(TraceState, SpanAttributes) AS weight
 FROM otel_traces
 ARRAY JOIN range(1, toUInt32(faultline_sdk_attempts(SpanAttributes))) AS prior_attempt
 WHERE SpanAttributes['faultline.previous_class'] != ''

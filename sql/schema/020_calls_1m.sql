@@ -8,18 +8,28 @@ CREATE TABLE IF NOT EXISTS calls_1m (
     source LowCardinality(String),
     class LowCardinality(String),
     code LowCardinality(String),
-    calls UInt64,
-    failures UInt64,
-    retryable_failures UInt64,
-    retries UInt64,
-    misrouted UInt64,
-    duration_ns_sum UInt64
+    calls Float64,
+    failures Float64,
+    retryable_failures Float64,
+    retries Float64,
+    misrouted Float64,
+    duration_ns_sum Float64
 ) ENGINE = SummingMergeTree((calls, failures, retryable_failures, retries, misrouted, duration_ns_sum))
 PARTITION BY toYYYYMM(minute)
 ORDER BY (ServiceName, source, class, code, SpanKind, minute)
 SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
 
 ALTER TABLE calls_1m MODIFY SETTING non_replicated_deduplication_window = 1000;
+-- Counts are sums of span weights (faultline_span_weight, 005): under trace sampling a stored span
+-- stands for 1/p calls. The first releases counted rows (UInt64); the views below changed with it,
+-- so the migrator rebuilds the table's rows under the weighted rule.
+ALTER TABLE calls_1m
+    MODIFY COLUMN calls Float64,
+    MODIFY COLUMN failures Float64,
+    MODIFY COLUMN retryable_failures Float64,
+    MODIFY COLUMN retries Float64,
+    MODIFY COLUMN misrouted Float64,
+    MODIFY COLUMN duration_ns_sum Float64;
 
 -- Each rule is a function of 005: which spans count (faultline_counted_call: CLIENT and SERVER spans
 -- and spans the preload tagged with a source, never a transport request or a successful checkout),
@@ -39,12 +49,12 @@ SELECT
     faultline_source(SpanAttributes) AS source,
     SpanAttributes['faultline.class'] AS class,
     SpanAttributes['faultline.code'] AS code,
-    toUInt64(1) AS calls,
-    toUInt64(faultline_failed(SpanAttributes, StatusCode)) AS failures,
-    toUInt64(class != '' AND SpanAttributes['faultline.retryable'] = 'true') AS retryable_failures,
-    toUInt64(faultline_final_attempt(SpanAttributes) > 1) AS retries,
-    toUInt64(SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
-    Duration AS duration_ns_sum
+    faultline_span_weight(TraceState, SpanAttributes) AS calls,
+    calls * faultline_failed(SpanAttributes, StatusCode) AS failures,
+    calls * (class != '' AND SpanAttributes['faultline.retryable'] = 'true') AS retryable_failures,
+    calls * (faultline_final_attempt(SpanAttributes) > 1) AS retries,
+    calls * (SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
+    calls * Duration AS duration_ns_sum
 FROM otel_traces
 WHERE faultline_counted_call(SpanName, otel_traces.SpanKind, SpanAttributes, StatusCode);
 
@@ -60,12 +70,12 @@ SELECT
     faultline_source(SpanAttributes) AS source,
     SpanAttributes['faultline.previous_class'] AS class,
     SpanAttributes['faultline.previous_code'] AS code,
-    attempts - 1 AS calls,
-    attempts - 1 AS failures,
-    attempts - 1 AS retryable_failures,
-    attempts - 2 AS retries,
-    toUInt64(0) AS misrouted,
-    toUInt64(0) AS duration_ns_sum
+    faultline_span_weight(TraceState, SpanAttributes) * (attempts - 1) AS calls,
+    calls AS failures,
+    calls AS retryable_failures,
+    faultline_span_weight(TraceState, SpanAttributes) * (attempts - 2) AS retries,
+    0.0 AS misrouted,
+    0.0 AS duration_ns_sum
 FROM otel_traces
 WHERE attempts > 1
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';

@@ -10,12 +10,12 @@ CREATE TABLE IF NOT EXISTS dependency_calls_1m (
     SpanKind LowCardinality(String),
     source LowCardinality(String),
     dependency LowCardinality(String),
-    calls SimpleAggregateFunction(sum, UInt64),
+    calls SimpleAggregateFunction(sum, Float64),
     -- Every failure, echoes included, as in calls_1m (the panel's first-hand counts come from 030).
-    failures SimpleAggregateFunction(sum, UInt64),
-    retries SimpleAggregateFunction(sum, UInt64),
-    misrouted SimpleAggregateFunction(sum, UInt64),
-    duration_ns_sum SimpleAggregateFunction(sum, UInt64),
+    failures SimpleAggregateFunction(sum, Float64),
+    retries SimpleAggregateFunction(sum, Float64),
+    misrouted SimpleAggregateFunction(sum, Float64),
+    duration_ns_sum SimpleAggregateFunction(sum, Float64),
     -- One duration per span (an SDK's internal attempts have none of their own): p50 and p95.
     latency_ns AggregateFunction(quantiles(0.5, 0.95), UInt64)
 ) ENGINE = AggregatingMergeTree()
@@ -28,6 +28,21 @@ SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
 -- deduplicate_blocks_in_dependent_materialized_views), so it is counted once here too.
 ALTER TABLE dependency_calls_1m MODIFY SETTING non_replicated_deduplication_window = 1000;
 
+-- Counts are sums of span weights (faultline_span_weight, 005), as in calls_1m. Beside them, what
+-- the pages need to say how far to trust an estimate: calls_variance (the weighted calls' variance,
+-- faultline_weight_variance), unmarked_calls (spans with no sampling mark in their tracestate:
+-- counted as 1, which is right only if nothing dropped their siblings) and invalid_marks (a th that
+-- is not the specification's, counted as 1 too). The migrator rebuilds the rows under these views.
+ALTER TABLE dependency_calls_1m
+    MODIFY COLUMN calls SimpleAggregateFunction(sum, Float64),
+    MODIFY COLUMN failures SimpleAggregateFunction(sum, Float64),
+    MODIFY COLUMN retries SimpleAggregateFunction(sum, Float64),
+    MODIFY COLUMN misrouted SimpleAggregateFunction(sum, Float64),
+    MODIFY COLUMN duration_ns_sum SimpleAggregateFunction(sum, Float64),
+    ADD COLUMN IF NOT EXISTS calls_variance SimpleAggregateFunction(sum, Float64),
+    ADD COLUMN IF NOT EXISTS unmarked_calls SimpleAggregateFunction(sum, UInt64),
+    ADD COLUMN IF NOT EXISTS invalid_marks SimpleAggregateFunction(sum, UInt64);
+
 -- calls_1m_mv_v2's rules (faultline_counted_call, faultline_source, faultline_failed, 005) and its
 -- counting folded into one view: a span whose library retried internally (faultline.attempts = N)
 -- is N calls, N - 1 of them failed, N - 1 retries (calls_1m_prior_attempts_mv counts the earlier
@@ -35,20 +50,24 @@ ALTER TABLE dependency_calls_1m MODIFY SETTING non_replicated_deduplication_wind
 CREATE MATERIALIZED VIEW IF NOT EXISTS dependency_calls_1m_mv TO dependency_calls_1m AS
 WITH
     faultline_sdk_attempts(SpanAttributes) AS sdk_attempts,
-    if(sdk_attempts > 1, sdk_attempts - 1, 0) AS prior_attempts
+    if(sdk_attempts > 1, sdk_attempts - 1, 0) AS prior_attempts,
+    faultline_span_weight(TraceState, SpanAttributes) AS weight
 SELECT
     toStartOfMinute(Timestamp) AS minute,
     ServiceName,
     faultline_span_kind(otel_traces.SpanKind) AS SpanKind,
     faultline_source(SpanAttributes) AS source,
     faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency,
-    toUInt64(count() + sum(prior_attempts)) AS calls,
-    toUInt64(countIf(faultline_failed(SpanAttributes, StatusCode)) + sum(prior_attempts)) AS failures,
-    toUInt64(countIf(faultline_final_attempt(SpanAttributes) > 1)
-        + sum(if(prior_attempts > 1, prior_attempts - 1, 0))) AS retries,
-    toUInt64(countIf(SpanAttributes['faultline.misrouted_retry'] = 'true')) AS misrouted,
-    toUInt64(sum(Duration)) AS duration_ns_sum,
-    quantilesState(0.5, 0.95)(Duration) AS latency_ns
+    sum(weight * (1 + prior_attempts)) AS calls,
+    sum(weight * (faultline_failed(SpanAttributes, StatusCode) + prior_attempts)) AS failures,
+    sum(weight * ((faultline_final_attempt(SpanAttributes) > 1) + if(prior_attempts > 1, prior_attempts - 1, 0))) AS retries,
+    sumIf(weight, SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
+    sum(weight * Duration) AS duration_ns_sum,
+    -- Unweighted: a latency quantile of the stored spans (sampling keeps every kind of call alike).
+    quantilesState(0.5, 0.95)(Duration) AS latency_ns,
+    sum(faultline_weight_variance(weight) * (1 + prior_attempts)) AS calls_variance,
+    toUInt64(countIf(faultline_sample_mark(TraceState) = 'none')) AS unmarked_calls,
+    toUInt64(countIf(faultline_sample_mark(TraceState) = 'invalid')) AS invalid_marks
 FROM otel_traces
 WHERE faultline_counted_call(SpanName, otel_traces.SpanKind, SpanAttributes, StatusCode)
 GROUP BY minute, ServiceName, SpanKind, source, dependency;

@@ -62,6 +62,12 @@ ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS entry_step_count SimpleAgg
 ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS entry_failed_attempts SimpleAggregateFunction(sum, UInt64);
 ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS entry_retries SimpleAggregateFunction(sum, UInt64);
 ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS failed_attempt_count SimpleAggregateFunction(sum, UInt64);
+-- How many requests the workflow's root server span stands for under trace sampling (its
+-- faultline_span_weight, 005): 1/p of a sampled root, 1 for a failed root the preload kept, 0 for a
+-- root exported only to explain a kept failure. budget_requests sums it. A part written before the
+-- column existed reads its root count.
+ALTER TABLE workflows_rollup ADD COLUMN IF NOT EXISTS root_weight SimpleAggregateFunction(sum, Float64)
+    DEFAULT toFloat64(root_count);
 
 -- A call is an outbound call (faultline_outbound_call, 005) that faultline_call_role counts. A
 -- workflow failed when its root server span failed (faultline_failed: an envelope or an Error
@@ -121,7 +127,8 @@ SELECT
     countIf(is_call AND is_entry AND NOT repeats_earlier) AS entry_step_count,
     sumIf(failed_attempts, is_call AND is_entry) AS entry_failed_attempts,
     sumIf(span_retries, is_call AND is_entry) AS entry_retries,
-    sumIf(failed_attempts, is_call) AS failed_attempt_count
+    sumIf(failed_attempts, is_call) AS failed_attempt_count,
+    sumIf(faultline_span_weight(TraceState, SpanAttributes), is_root) AS root_weight
 FROM otel_traces
 WHERE SpanAttributes['faultline.correlation_id'] != ''
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = ''

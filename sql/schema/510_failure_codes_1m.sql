@@ -9,8 +9,8 @@ CREATE TABLE IF NOT EXISTS failure_codes_1m (
     class LowCardinality(String),
     source LowCardinality(String),
     code LowCardinality(String),
-    failures SimpleAggregateFunction(sum, UInt64),
-    retryable_failures SimpleAggregateFunction(sum, UInt64),
+    failures SimpleAggregateFunction(sum, Float64),
+    retryable_failures SimpleAggregateFunction(sum, Float64),
     last_seen SimpleAggregateFunction(max, DateTime64(9)),
     example_message SimpleAggregateFunction(anyLast, String)
 ) ENGINE = AggregatingMergeTree()
@@ -22,6 +22,10 @@ SETTINGS ttl_only_drop_parts = 1, non_replicated_deduplication_window = 1000;
 -- this table drop the repeat as otel_traces does (the writer sets
 -- deduplicate_blocks_in_dependent_materialized_views), so it is counted once here too.
 ALTER TABLE failure_codes_1m MODIFY SETTING non_replicated_deduplication_window = 1000;
+-- Failures are sums of the rows' weights (failures.weight): the first release counted rows.
+ALTER TABLE failure_codes_1m
+    MODIFY COLUMN failures SimpleAggregateFunction(sum, Float64),
+    MODIFY COLUMN retryable_failures SimpleAggregateFunction(sum, Float64);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS failure_codes_1m_mv TO failure_codes_1m AS
 SELECT
@@ -31,8 +35,8 @@ SELECT
     class,
     source,
     code,
-    toUInt64(count()) AS failures,
-    toUInt64(countIf(retryable)) AS retryable_failures,
+    sum(weight) AS failures,
+    sumIf(weight, retryable) AS retryable_failures,
     max(Timestamp) AS last_seen,
     anyLast(message) AS example_message
 FROM failures

@@ -99,6 +99,8 @@ SELECT
     if(length(first_failure_parts) >= 4, first_failure_parts[4], '') AS first_failure_code,
     if(length(first_failure_parts) = 5, first_failure_parts[5], '') AS first_failure_service,
     root_count_merged AS roots,
+    -- The requests the roots stand for under trace sampling (workflows_rollup.root_weight, 500).
+    root_weight AS request_weight,
     -- The root request failed: the outcome of a workflow with roots > 0, read without last_call
     -- (budget_requests counts root requests only; last_call cost it a tenth of its merge).
     root_error_count_merged > 0 AS root_failed,

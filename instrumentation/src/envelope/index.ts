@@ -22,7 +22,7 @@ export {
 export { envelopeJsonSchema, modelEnvelopeJsonSchema } from './envelope-json-schema.js';
 export { CLASS_ACTIONS, defaultRetryable, ERROR_CLASSES, isErrorClass } from './error-classes.js';
 export { failingHttpStatusOf, httpStatusOf } from './http-status-of.js';
-export { type SamplingWeight, samplingWeightOf } from './sampling-weight.js';
+export { type SamplingWeight, samplingWeightOf, spanWeightOf } from './sampling-weight.js';
 export { sanitizeEnvelopeAttributes } from './sanitize-envelope-attributes.js';
 export { sourceOf } from './span-source.js';
 export { toModelEnvelope } from './to-model-envelope.js';

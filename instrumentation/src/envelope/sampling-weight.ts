@@ -12,6 +12,8 @@ export interface SamplingWeight {
   mark: 'none' | 'valid' | 'invalid';
 }
 
+import { SAMPLING_KEPT_PATH } from './attribute-names.js';
+
 const TWO_56 = 2 ** 56;
 /** The `th` sub-key of the `ot` list member: `ot=th:c;rv:…`, members separated by commas. */
 const TH = /(?:^|,)[ \t]*ot=(?:[^,]*;)?th:([^;,]*)/;
@@ -26,4 +28,13 @@ export function samplingWeightOf(traceState: string | undefined): SamplingWeight
   // doubles either way (as ClickHouse computes it), equal to the last representable digit.
   const threshold = Number.parseInt(th.padEnd(14, '0'), 16);
   return { weight: TWO_56 / (TWO_56 - threshold), mark: 'valid' };
+}
+
+/**
+ * The weight a stored span counts for: its sampling weight, or 0 for a span the preload exported
+ * only to explain a kept failure of an unsampled trace (ATTR_SAMPLING_KEPT = 'path'). The twin of
+ * faultline_span_weight (sql/schema/005_functions.sql).
+ */
+export function spanWeightOf(traceState: string | undefined, kept: unknown): number {
+  return kept === SAMPLING_KEPT_PATH ? 0 : samplingWeightOf(traceState).weight;
 }

@@ -5,7 +5,7 @@ SELECT
   source,
   code,
   dependency,
-  count() AS failures
+  sum(weight) AS failures
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE ServiceName = {service:String}
 GROUP BY class, source, code, dependency

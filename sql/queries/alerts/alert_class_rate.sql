@@ -3,7 +3,7 @@
 SELECT
   ServiceName AS service,
   code,
-  count() AS failures
+  sum(weight) AS failures
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE class = {class:String}
   AND source = {source:String}

@@ -14,7 +14,7 @@ SELECT
   source,
   class,
   code,
-  count() AS failures,
+  sum(weight) AS failures,
   toUnixTimestamp(toStartOfMinute(min(Timestamp))) AS first_minute_s,
   argMin(message, Timestamp) AS example_message
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})

@@ -15,7 +15,7 @@ SELECT
   'failures' AS kind,
   toUnixTimestamp(toStartOfInterval(Timestamp, toIntervalSecond({bucket_s:UInt32}))) AS bucket_s,
   class,
-  count() AS n
+  sum(weight) AS n
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE ServiceName = {service:String}
 GROUP BY bucket_s, class

@@ -6,11 +6,11 @@ WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
   AND faultline_outbound_call(SpanKind)
 GROUP BY service
 UNION ALL
-SELECT 'first_hand' AS kind, ServiceName AS service, class, source, count() AS n
+SELECT 'first_hand' AS kind, ServiceName AS service, class, source, sum(weight) AS n
 FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
 GROUP BY service, class, source
 UNION ALL
-SELECT 'all' AS kind, ServiceName AS service, class, source, count() AS n
+SELECT 'all' AS kind, ServiceName AS service, class, source, sum(weight) AS n
 FROM failures
 WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
   AND faultline_outbound_call(SpanKind)

@@ -31,7 +31,7 @@ WITH
       sum(n) AS failures,
       arraySlice(arraySort(c -> (-toInt64(c.3), c.1, c.2), groupArray((class, code, n))), 1, {per_edge:UInt32}) AS top_codes
     FROM (
-      SELECT ServiceName AS service, dependency, class, code, count() AS n
+      SELECT ServiceName AS service, dependency, class, code, sum(weight) AS n
       FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})
       WHERE dependency != ''
         AND ({service:String} = '' OR ServiceName = {service:String})

@@ -3,8 +3,8 @@
 SELECT
   class,
   source,
-  count() AS failures,
-  countIf(retryable) AS retryable_failures
+  sum(weight) AS failures,
+  sumIf(weight, retryable) AS retryable_failures
 FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})

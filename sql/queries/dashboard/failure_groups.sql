@@ -2,7 +2,7 @@
 -- description: Failure groups of the range: each (service, dependency, class, code) of the range's first-hand failures (first_hand_failures) with its count, the count over the previous range of the same length (prev_from = from - (to - from)) as the trend, last seen, the service.version values it appears in (ResourceAttributes of the failing spans), an example correlation id and trace id, and its state. First seen and the state come from the first-hand failures (first_hand_failures, the same rule as the range's) over a bounded lookback, lookback_from (the dashboard passes from - 7 days) to from: "new" when no earlier row of the group is in the lookback (first seen inside the range), "regressed" when earlier rows exist but none in the 24 hours before from (quiet for a day, seen again), else "ongoing". Dependency is the failure row's own (failures.dependency, computed once at ingest by faultline_call_dependency, sql/schema/006); the version is read from otel_traces for the range's failure rows only, pruned by service, span name and time. The class and dependency filters narrow the groups ('' = all). Newest and growing first, at most 500 groups.
 WITH
 cur AS (
-  SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, dependency, class, source, code, Timestamp, correlation_id, TraceId
+  SELECT cityHash64(TraceId, SpanId) AS h, ServiceName, SpanName, dependency, class, source, code, Timestamp, correlation_id, TraceId, weight
   FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
   WHERE ({service:String} = '' OR ServiceName = {service:String})
     AND ({source:String} = '' OR source = {source:String})
@@ -10,7 +10,7 @@ cur AS (
     AND ({dependency:String} = '' OR dependency = {dependency:String})
 ),
 prev AS (
-  SELECT ServiceName, dependency, class, code, Timestamp
+  SELECT ServiceName, dependency, class, code, Timestamp, weight
   FROM first_hand_failures(from = {prev_from:DateTime}, to = {from:DateTime})
   WHERE (ServiceName, dependency, class, code) IN (SELECT ServiceName, dependency, class, code FROM cur)
 ),
@@ -26,7 +26,7 @@ spans AS (
 g AS (
   SELECT ServiceName AS service, dependency, class, code,
     any(source) AS source,
-    count() AS failures,
+    sum(weight) AS failures,
     min(Timestamp) AS first_in_range,
     max(Timestamp) AS last_ts,
     argMax(correlation_id, Timestamp) AS example_correlation_id,
@@ -36,13 +36,13 @@ g AS (
   GROUP BY service, dependency, class, code
 ),
 p AS (
-  SELECT ServiceName AS service, dependency, class, code, count() AS previous
+  SELECT ServiceName AS service, dependency, class, code, sum(weight) AS previous
   FROM prev
   GROUP BY service, dependency, class, code
 ),
 e AS (
   SELECT ServiceName AS service, dependency, class, code,
-    count() AS earlier, min(Timestamp) AS first_earlier, max(Timestamp) AS last_earlier
+    sum(weight) AS earlier, min(Timestamp) AS first_earlier, max(Timestamp) AS last_earlier
   FROM first_hand_failures(from = {lookback_from:DateTime}, to = {from:DateTime})
   WHERE (ServiceName, dependency, class, code) IN (SELECT ServiceName, dependency, class, code FROM cur)
   GROUP BY service, dependency, class, code
@@ -51,7 +51,7 @@ SELECT
   g.service AS service, g.dependency AS dependency, g.class AS class, g.source AS source, g.code AS code,
   g.failures AS failures,
   p.previous AS previous,
-  toInt64(g.failures) - toInt64(p.previous) AS trend,
+  g.failures - p.previous AS trend,
   toUnixTimestamp(if(e.earlier > 0, e.first_earlier, g.first_in_range)) AS first_seen,
   toUnixTimestamp(g.last_ts) AS last_seen,
   if(e.earlier > 0, toUnixTimestamp(e.last_earlier), 0) AS last_seen_before,

@@ -4,8 +4,8 @@ SELECT
   class AS failure_class,
   source,
   dependency,
-  count() AS failures,
-  countIf(retryable) AS retryable_failures
+  sum(weight) AS failures,
+  sumIf(weight, retryable) AS retryable_failures
 FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})

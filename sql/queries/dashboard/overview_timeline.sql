@@ -3,7 +3,7 @@
 SELECT
   toUnixTimestamp(toStartOfInterval(Timestamp, toIntervalSecond({bucket:UInt32}))) AS t,
   class AS failure_class,
-  count() AS failures
+  sum(weight) AS failures
 FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
 WHERE ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})

@@ -6,8 +6,8 @@ SELECT
   class,
   source,
   code,
-  count() AS failures,
-  countIf(retryable) AS retryable_failures,
+  sum(weight) AS failures,
+  sumIf(weight, retryable) AS retryable_failures,
   toUnixTimestamp(max(Timestamp)) AS last_seen,
   argMax(SpanName, Timestamp) AS span,
   -- Cut for the page: a hostile span can carry a 64 Ki-character message (failures_by_class has it whole).

@@ -201,7 +201,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       'FROM (SELECT workflow_key, any(correlation_id) AS correlation_id, min(started_at) AS started_at, max(ended_ns) AS ended_ns, groupArrayArray(service_set) AS service_set, groupArrayArray(service_keys) AS service_keys, sum(step_count) AS step_count,',
     );
     expect(byName('dashboard_workflows').text).toContain(
-      'sum(failed_attempt_count) AS failed_attempt_count, sum(packed_roots) AS packed_roots, sum(packed_entry_steps) AS packed_entry_steps, sum(packed_steps) AS packed_steps, sum(packed_entry_attempts) AS packed_entry_attempts, sum(packed_attempts) AS packed_attempts, groupBitOr(service_bits) AS service_bits, min(entry_key) AS entry_key FROM workflows_rollup GROUP BY workflow_key) AS workflows_rollup WHERE ',
+      'sum(failed_attempt_count) AS failed_attempt_count, sum(root_weight) AS root_weight, sum(packed_roots) AS packed_roots, sum(packed_entry_steps) AS packed_entry_steps, sum(packed_steps) AS packed_steps, sum(packed_entry_attempts) AS packed_entry_attempts, sum(packed_attempts) AS packed_attempts, groupBitOr(service_bits) AS service_bits, min(entry_key) AS entry_key FROM workflows_rollup GROUP BY workflow_key) AS workflows_rollup WHERE ',
     );
   });
 
@@ -214,12 +214,13 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
         /^ALTER TABLE \w+_local ON CLUSTER prod \(MODIFY SETTING replicated_deduplication_window = 1000\)$/,
       );
     }
-    expect(on('workflows_rollup_local').filter((t) => t.includes('ADD COLUMN'))).toHaveLength(9);
-    expect(on('workflows_rollup')).toHaveLength(9);
+    expect(on('workflows_rollup_local').filter((t) => t.includes('ADD COLUMN'))).toHaveLength(10);
+    expect(on('workflows_rollup')).toHaveLength(10);
     expect(on('failures')).toEqual([
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `propagated` Bool DEFAULT false AFTER misrouted_retry)',
       "ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `dependency` LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER propagated)",
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `span_key` UInt64 MATERIALIZED cityHash64(TraceId, SpanId)), (ADD COLUMN IF NOT EXISTS `parent_key` UInt64 MATERIALIZED cityHash64(TraceId, ParentSpanId))',
+      'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `weight` Float64 DEFAULT 1 AFTER dependency)',
     ]);
   });
 
@@ -227,8 +228,8 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     const golden = [
       `CREATE TABLE IF NOT EXISTS calls_1m_local ON CLUSTER prod (
          minute DateTime CODEC(Delta(4), ZSTD(1)), ServiceName LowCardinality(String), SpanKind LowCardinality(String),
-         source LowCardinality(String), class LowCardinality(String), code LowCardinality(String), calls UInt64,
-         failures UInt64, retryable_failures UInt64, retries UInt64, misrouted UInt64, duration_ns_sum UInt64)
+         source LowCardinality(String), class LowCardinality(String), code LowCardinality(String), calls Float64,
+         failures Float64, retryable_failures Float64, retries Float64, misrouted Float64, duration_ns_sum Float64)
        ENGINE = ReplicatedSummingMergeTree('/clickhouse/tables/{shard}/{database}/calls_1m_local', '{replica}',
          (calls, failures, retryable_failures, retries, misrouted, duration_ns_sum))
        PARTITION BY toYYYYMM(minute)
@@ -238,7 +239,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
        ENGINE = Distributed(prod, currentDatabase(), calls_1m_local, cityHash64(ServiceName, source, class, code, SpanKind, minute))`,
       `CREATE MATERIALIZED VIEW IF NOT EXISTS failure_codes_1m_mv ON CLUSTER prod TO failure_codes_1m_local AS
        SELECT toStartOfMinute(Timestamp) AS minute, ServiceName, SpanKind, class, source, code,
-         toUInt64(count()) AS failures, toUInt64(countIf(retryable)) AS retryable_failures,
+         sum(weight) AS failures, sumIf(weight, retryable) AS retryable_failures,
          max(Timestamp) AS last_seen, anyLast(message) AS example_message
        FROM failures_local AS failures
        GROUP BY minute, ServiceName, SpanKind, class, source, code`,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { samplingWeightOf } from '@faultline/instrumentation';
+import { samplingWeightOf, spanWeightOf } from '@faultline/instrumentation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/index.js';
 import type { Store } from '../../src/types.js';
@@ -57,5 +57,25 @@ describe('sampling weight: samplingWeightOf and faultline_sample_weight agree wi
   it("1% sampling's threshold gives an adjusted count of 100 to the printed precision", async () => {
     // The specification's example: p = 0.01 → th:fd70a3d70a3d71 (14 digits).
     expect(samplingWeightOf('ot=th:fd70a3d70a3d71').weight).toBeCloseTo(100, 9);
+  });
+});
+
+describe('span weight: spanWeightOf and faultline_span_weight give a failure-path span no weight', () => {
+  const SPANS: { traceState: string; kept: string; weight: number }[] = [
+    { traceState: 'ot=th:c', kept: '', weight: 4 }, // a sampled success: 1/p
+    { traceState: 'ot=th:0', kept: 'failure', weight: 1 }, // a kept failure: exact
+    { traceState: '', kept: 'path', weight: 0 }, // an unsampled ancestor of a kept failure
+    { traceState: 'ot=th:c', kept: 'path', weight: 0 },
+    { traceState: 'ot=th:c', kept: 'other', weight: 4 }, // an unknown mark changes nothing
+    { traceState: 'ot=th:zz', kept: '', weight: 1 },
+  ];
+  it.each(SPANS)('$traceState kept=$kept → $weight', async ({ traceState, kept, weight }) => {
+    expect(spanWeightOf(traceState, kept || undefined)).toBe(weight);
+    const rs = await store.client.query({
+      query: "SELECT faultline_span_weight({t:String}, map('faultline.sampling.kept', {k:String})) AS weight",
+      query_params: { t: traceState, k: kept },
+      format: 'JSONEachRow',
+    });
+    expect(await rs.json()).toEqual([{ weight }]);
   });
 });

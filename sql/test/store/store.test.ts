@@ -76,7 +76,7 @@ describe('runNamed', () => {
       window,
     );
     expect(rows).toMatchObject([{ class: 'validation', failures: 1 }]);
-    expect(meta.find((m) => m.name === 'failures')?.type).toBe('UInt64');
+    expect(meta.find((m) => m.name === 'failures')?.type).toBe('Float64');
     const none = await store.runNamed('top_failure_classes', { ...window, service: "x' OR 1=1 --" });
     expect(none.rows).toEqual([]);
   });
