@@ -3,13 +3,14 @@ import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { CountingNote } from '../components/counting-note';
 import { type BudgetBar, HdxBudgetChart } from '../components/hdx-budget-chart';
+import { trustText, trustTitle } from '../lib/count-trust';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { formatCount, formatPercent } from '../lib/format';
 import { formatBurn, formatSeconds } from '../lib/format-duration';
 import { dashboardHref } from '../lib/url-state';
 import { loadFiringByService } from '../server/alert-data';
-import { budgetSli, loadBudgets } from '../server/budget-data';
+import { budgetSli, loadBudgets, loadBudgetTrust } from '../server/budget-data';
 
 const SLI_LABEL: Record<Sli, string> = { requests: 'entry requests', calls: 'outbound calls' };
 
@@ -24,7 +25,11 @@ function allowedText(n: number): string {
  */
 export async function DBBudgetChart({ params: pageParams }: { params: DashboardParams }) {
   const params = { ...pageParams, sli: budgetSli(pageParams) };
-  const [budgets, firing] = await Promise.all([loadBudgets(params), loadFiringByService()]);
+  const [budgets, firing, trust] = await Promise.all([
+    loadBudgets(params),
+    loadFiringByService(),
+    loadBudgetTrust(params),
+  ]);
   const bars: BudgetBar[] = budgets.map((b) => {
     const bar: BudgetBar = { service: b.service };
     for (const cls of FAILURE_CLASSES) bar[cls] = (b.usedByRangeByClass[cls] ?? 0) * 100;
@@ -76,6 +81,7 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
           <tr>
             <th>service</th>
             <th>{unit}</th>
+            <th title="exact: counted in process; ±x%: estimated from sampled spans, at 95%">counted</th>
             <th>failures</th>
             {params.sli === 'calls' ? (
               <th title="echoes of deeper failures, not counted">propagated</th>
@@ -111,6 +117,19 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
                 ) : null}
               </td>
               <td data-testid="budget-calls">{formatCount(b.total)}</td>
+              {(() => {
+                const t = trust.byService.get(b.service) ?? { kind: 'as-stored' as const };
+                return (
+                  <td
+                    data-testid="budget-counted"
+                    data-trust={t.kind}
+                    title={trustTitle(t)}
+                    className="nowrap"
+                  >
+                    {trustText(t)}
+                  </td>
+                );
+              })()}
               <td data-testid="budget-failures">{formatCount(b.failures)}</td>
               {params.sli === 'calls' ? (
                 <td data-testid="budget-propagated">{formatCount(b.propagated)}</td>
@@ -155,6 +174,16 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
           ))}
         </tbody>
       </table>
+      <p className="muted" data-testid="sampling-note">
+        Under trace sampling each stored span counts for the traffic it stands for (1/p from its
+        tracestate&apos;s <code>ot=th</code>); a failure the preload kept whatever the sampler said counts 1.
+        {trust.unmarkedShare > 0
+          ? ` ${formatPercent(trust.unmarkedShare, 1)} of the range's outbound calls carried no sampling mark and count 1 each: right only if nothing dropped their siblings.`
+          : ''}
+        {trust.invalidMarks > 0
+          ? ` ${formatCount(trust.invalidMarks)} spans had a malformed mark (counted 1).`
+          : ''}
+      </p>
       <p className="muted">
         Exhaustion assumes the last hour&apos;s failure rate continues; burn 1× spends the budget exactly over
         the period.

@@ -6,16 +6,24 @@ import {
   requestBudgetInputs,
   type ServiceBudget,
 } from '@faultline/collector/budget';
+import { type CountTrust, countTrust } from '../lib/count-trust';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
-import { panelQuery } from './run-panel-query';
+import { num, panelQuery } from './run-panel-query';
 
 /**
  * Logical outbound calls per service: calls from calls_1m, first-hand failures, echoes beside. The
  * class and dependency filters narrow the failures only: the service's calls stay its budget.
  */
+const callParams = (p: DashboardParams) => ({ ...budgetQueryParams(p), ...burnWindowParams() });
+function requestParams(p: DashboardParams) {
+  // A request is not of one source: the source filter narrows outbound calls only.
+  const { source: _source, ...params } = budgetQueryParams(p);
+  return { ...params, ...burnWindowParams() };
+}
+
 async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
   // The burn windows from their one home (budget-settings.ts): one count per window.
-  const params = { ...budgetQueryParams(p), ...burnWindowParams() };
+  const params = callParams(p);
   const { class: cls, dependency } = failureQueryParams(p);
   const [calls, failures] = await Promise.all([
     panelQuery('budget_calls', params),
@@ -26,11 +34,7 @@ async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
 
 /** The entry service's requests: each workflow's root server span, failed ones by first-hand cause. */
 async function requestInputs(p: DashboardParams): Promise<BudgetInput[]> {
-  // A request is not of one source: the source filter narrows outbound calls only.
-  const { source: _source, ...params } = budgetQueryParams(p);
-  const inputs = requestBudgetInputs(
-    await panelQuery('budget_requests', { ...params, ...burnWindowParams() }),
-  );
+  const inputs = requestBudgetInputs(await panelQuery('budget_requests', requestParams(p)));
   // The class filter narrows the failed requests to those whose first-hand cause is of that class.
   if (p.class !== '')
     for (const input of inputs)
@@ -56,4 +60,51 @@ export async function loadBudgets(p: DashboardParams): Promise<ServiceBudget[]> 
     nowS: Math.floor(Date.now() / 1000),
     callerFaults: p.callerFaults,
   });
+}
+
+/** What the budget panel says of its counts under sampling, per service. */
+export interface BudgetTrust {
+  byService: Map<string, CountTrust>;
+  /** The share of the range's outbound calls whose span carried no sampling mark (0 to 1). */
+  unmarkedShare: number;
+  invalidMarks: number;
+}
+
+/**
+ * Each service's count trust for the SLI the panel shows: the exact part from the budget queries
+ * (the same rows the budgets were computed from: cache() makes these reads free), the estimate's
+ * variance beside it (sampling_coverage for calls, budget_requests for requests).
+ */
+export async function loadBudgetTrust(p: DashboardParams): Promise<BudgetTrust> {
+  const params = callParams(p);
+  const coverage = await panelQuery('sampling_coverage', {
+    from: p.range.fromS,
+    to: p.range.toS,
+    service: p.service,
+  });
+  const byService = new Map<string, CountTrust>();
+  if (budgetSli(p) === 'calls') {
+    const variance = new Map(coverage.map((r) => [String(r.service), num(r.variance)]));
+    for (const r of await panelQuery('budget_calls', params)) {
+      const service = String(r.service);
+      byService.set(service, countTrust(num(r.range_calls), num(r.exact_calls), variance.get(service) ?? 0));
+    }
+  } else {
+    const totals = new Map<string, { total: number; exact: number; variance: number }>();
+    for (const r of await panelQuery('budget_requests', requestParams(p))) {
+      const t = totals.get(String(r.service)) ?? { total: 0, exact: 0, variance: 0 };
+      t.total += num(r.range_requests);
+      t.exact += num(r.exact_requests);
+      t.variance += num(r.range_variance);
+      totals.set(String(r.service), t);
+    }
+    for (const [service, t] of totals) byService.set(service, countTrust(t.total, t.exact, t.variance));
+  }
+  const stored = coverage.reduce((s, r) => s + num(r.estimated_calls), 0);
+  const unmarked = coverage.reduce((s, r) => s + num(r.unmarked_calls), 0);
+  return {
+    byService,
+    unmarkedShare: stored > 0 ? unmarked / stored : 0,
+    invalidMarks: coverage.reduce((s, r) => s + num(r.invalid_marks), 0),
+  };
 }

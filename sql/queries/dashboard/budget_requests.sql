@@ -1,5 +1,5 @@
 -- name: budget_requests
--- description: The entry service's requests (the root server span of each workflow, weighted by what it stands for under trace sampling: request_weight) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, in each burn-rate window ending at {to} (requests_windows, one count per window of {windows_s}, in seconds, as budget_calls) and over the SLO period. Where the preload counted the entry requests in process (call_counts_1m: entry SERVER calls), those minutes take the exact count: the succeeded row is the exact count less the failed requests the spans hold (every failure kept), exact_requests says how many requests were counted so.
+-- description: The entry service's requests (the root server span of each workflow, weighted by what it stands for under trace sampling: request_weight) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, in each burn-rate window ending at {to} (requests_windows, one count per window of {windows_s}, in seconds, as budget_calls) and over the SLO period. Where the preload counted the entry requests in process (call_counts_1m: entry SERVER calls), those minutes take the exact count: the succeeded row is the exact count less the failed requests the spans hold (every failure kept), exact_requests says how many requests were counted so, range_variance is the variance of the rest's estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
 WITH exact AS (
   -- The exact entry requests by entry service and minute; a minute is exact when it has any.
   SELECT cityHash64(ServiceName) AS service_key, minute, sum(calls) AS requests
@@ -17,6 +17,7 @@ SELECT
   r.requests_windows AS requests_windows,
   r.period_requests AS period_requests,
   r.exact_requests AS exact_requests,
+  r.range_variance AS range_variance,
   r.first_seen AS first_seen
 FROM (
   SELECT
@@ -26,6 +27,8 @@ FROM (
     sumForEach(arrayMap(w -> if(started >= {to:DateTime} - toIntervalSecond(w), weight, 0.0), {windows_s:Array(UInt32)})) AS requests_windows,
     sumIf(weight, started >= {period_from:DateTime}) AS period_requests,
     sumIf(weight, started >= {from:DateTime} AND is_exact) AS exact_requests,
+    -- The estimate's variance (faultline_weight_variance, 005) over the requests not counted exactly.
+    sumIf(faultline_weight_variance(weight), started >= {from:DateTime} AND NOT is_exact AND weight > 1) AS range_variance,
     toUnixTimestamp(min(started)) AS first_seen
   FROM (
     -- The entry service by its hash (entry_service_key, a number's merge), named once per service

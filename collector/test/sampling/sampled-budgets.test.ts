@@ -1,0 +1,204 @@
+import { spawn } from 'node:child_process';
+import { createServer, get, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  burnWindowParams,
+  callBudgetInputs,
+  computeBudgets,
+  requestBudgetInputs,
+  type ServiceBudget,
+} from '../../src/budget/index.js';
+import { type Collector, startCollector } from '../../src/index.js';
+import { openTestStore, type TestStore } from '../receiver/helpers/test-store.js';
+import { startTailSamplingProxy, type TailSamplingProxy } from './tail-sampling-proxy.js';
+
+/**
+ * Issue 29: the Overview's budget figures of a service whose traces are sampled, against the truth
+ * of the scenario. The service (fixtures/sampled-service.cjs, under the real preload) serves
+ * REQUESTS requests, each making one call to a dependency this test runs, which answers by the
+ * request's number: 5% 429 (rate_limit), 3% 503 (transient), 2% 400 (validation, a caller fault the
+ * budget leaves out by default), the rest 200. So the truth, in every scenario:
+ *   requests = calls = REQUESTS; failures against the budget = 8% of them (rate_limit the top
+ *   class); failure ratio 8.0%; burn 0.08 / (1 - 0.995) = 16×.
+ * Scenarios: no sampling (control); head sampling at 10% through the preload's sampler, with its
+ * in-process counts (exact) and without them (estimated from the weights); a tail sampler that keeps
+ * every error trace and 10% of the rest, marking what it kept (estimated) or not (only the in-process
+ * counts, passed through it as metrics, can make that exact).
+ * Tolerances at these sizes: an estimated count within ±15% and a ratio within ±20% of the truth
+ * (10% of ~2,760 successes is ~276 traces: one standard deviation of the estimate is ~5.7%, so
+ * ±15% is over 2.5 of them); exact figures equal the truth.
+ */
+const REQUESTS = 3000;
+const KINDS = (i: number) => {
+  const m = i % 100;
+  return m < 5 ? '429' : m < 8 ? '503' : m < 10 ? '400' : 'ok';
+};
+const TRUTH = {
+  requests: REQUESTS,
+  failures: REQUESTS * 0.08,
+  ratio: 0.08,
+  burn: 16,
+  rateLimit: REQUESTS * 0.05,
+};
+const SLO = 99.5;
+const TOKEN = 'sampled-budgets-token-0123456789abcdef';
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'sampled-service.cjs');
+
+interface Scenario {
+  env: Record<string, string>;
+  /** A tail sampler between the service and the collector. */
+  tail?: { ratio: number; mark: boolean };
+  /** Whether the requests and calls are exact (in-process counts) rather than estimated. */
+  exactTotals: boolean;
+}
+
+const SCENARIOS: Record<string, Scenario> = {
+  control: { env: {}, exactTotals: true },
+  'head 10%, counted in process': {
+    env: { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+    exactTotals: true,
+  },
+  'head 10%, estimated': {
+    env: {
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
+      FAULTLINE_COUNTS: 'false',
+    },
+    exactTotals: false,
+  },
+  'tail 10% with th marks': {
+    env: { FAULTLINE_COUNTS: 'false', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+    tail: { ratio: 0.1, mark: true },
+    exactTotals: false,
+  },
+  'tail 10% without marks, counted in process': {
+    env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+    tail: { ratio: 0.1, mark: false },
+    exactTotals: true,
+  },
+};
+
+let ts: TestStore;
+let collector: Collector;
+let dependency: Server;
+let dependencyUrl: string;
+const results = new Map<string, { requests: ServiceBudget; calls: ServiceBudget }>();
+
+function answerAsDependency(): Server {
+  return createServer((req, res) => {
+    const kind = req.url?.split('/').pop();
+    if (kind === '429') res.writeHead(429, { 'retry-after': '1' }).end('{"error":"slow down"}');
+    else if (kind === '503') res.writeHead(503).end('{"error":"unavailable"}');
+    else if (kind === '400') res.writeHead(400).end('{"error":"bad amount"}');
+    else res.writeHead(200).end('{"ok":true}');
+  });
+}
+
+async function drive(port: number): Promise<void> {
+  let next = 0;
+  const one = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      get(`http://127.0.0.1:${port}/r/${KINDS(i)}`, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      }).on('error', reject);
+    });
+  const worker = async () => {
+    while (next < REQUESTS) await one(next++);
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+async function runScenario(name: string, scenario: Scenario): Promise<void> {
+  const service = `sampled-${Object.keys(SCENARIOS).indexOf(name)}-${process.pid}`;
+  const headers = { authorization: `Bearer ${TOKEN}` };
+  let proxy: TailSamplingProxy | undefined;
+  if (scenario.tail)
+    proxy = await startTailSamplingProxy({ target: collector.url, headers, ...scenario.tail });
+  const startedS = Math.floor(Date.now() / 1000);
+  const { NODE_OPTIONS: _omit, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--require', '@faultline/instrumentation/register', FIXTURE], {
+    env: {
+      ...inherited,
+      OTEL_SERVICE_NAME: service,
+      OTEL_EXPORTER_OTLP_ENDPOINT: proxy?.url ?? collector.url,
+      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${TOKEN}`,
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_BSP_MAX_QUEUE_SIZE: '20000',
+      DEPENDENCY_URL: dependencyUrl,
+      ...scenario.env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      const m = /port (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`the service exited (${code}) before listening`)));
+  });
+  await drive(port);
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  child.kill('SIGTERM');
+  await exited;
+  if (proxy) {
+    await proxy.flush();
+    await proxy.close();
+  }
+  await collector.writer.settle();
+
+  const toS = Math.floor(Date.now() / 1000) + 60;
+  const range = { from: startedS - 60, to: toS, service, period_from: startedS - 60, ...burnWindowParams() };
+  const settings = { slo: SLO, periodS: 30 * 86_400, toS, nowS: toS, callerFaults: 'exclude' as const };
+  const [requestRows, callRows, failureRows] = await Promise.all([
+    ts.store.runNamed('dashboard/budget_requests', range),
+    ts.store.runNamed('dashboard/budget_calls', { ...range, source: '' }),
+    ts.store.runNamed('dashboard/budget_failures', { ...range, source: '', class: '', dependency: '' }),
+  ]);
+  const [requests] = computeBudgets(requestBudgetInputs(requestRows.rows), settings);
+  const [calls] = computeBudgets(callBudgetInputs(callRows.rows, failureRows.rows), settings);
+  if (!requests || !calls) throw new Error(`${name}: no budget for ${service}`);
+  results.set(name, { requests, calls });
+}
+
+beforeAll(async () => {
+  ts = await openTestStore('sampled-budgets');
+  collector = await startCollector({
+    port: 0,
+    store: ts.store,
+    token: TOKEN,
+    writerOptions: { spoolDir: ts.spoolDir, maxBatchDelayMs: 10 },
+  });
+  dependency = answerAsDependency();
+  await new Promise<void>((resolve) => dependency.listen(0, '127.0.0.1', resolve));
+  dependencyUrl = `http://127.0.0.1:${(dependency.address() as AddressInfo).port}`;
+  for (const [name, scenario] of Object.entries(SCENARIOS)) await runScenario(name, scenario);
+}, 400_000);
+
+afterAll(async () => {
+  await collector?.close();
+  await new Promise<void>((resolve) => (dependency ? dependency.close(() => resolve()) : resolve()));
+  await ts?.cleanup();
+});
+
+const within = (actual: number, truth: number, tolerance: number) =>
+  expect(Math.abs(actual - truth) / truth, `${actual} against ${truth}`).toBeLessThanOrEqual(tolerance);
+
+describe.each(Object.entries(SCENARIOS))('the Overview budget, %s', (name, scenario) => {
+  for (const sli of ['requests', 'calls'] as const) {
+    it(`${sli}: the total, the failures, the ratio, the burn and the top class hold to the truth`, () => {
+      const b = results.get(name)![sli];
+      if (scenario.exactTotals) expect(Math.round(b.total)).toBe(TRUTH.requests);
+      else within(b.total, TRUTH.requests, 0.15);
+      // Every failure is kept (by the preload, or by the tail sampler's error policy): exact.
+      expect(Math.round(b.failures)).toBe(TRUTH.failures);
+      expect(Math.round(b.failuresByClass.rate_limit ?? 0)).toBe(TRUTH.rateLimit);
+      within(b.failures / b.total, TRUTH.ratio, scenario.exactTotals ? 0.001 : 0.2);
+      within(b.burnRange ?? 0, TRUTH.burn, scenario.exactTotals ? 0.001 : 0.2);
+      const top = Object.entries(b.failuresByClass).sort((x, y) => y[1] - x[1])[0]?.[0];
+      expect(top).toBe('rate_limit');
+    });
+  }
+});
