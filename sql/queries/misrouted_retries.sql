@@ -6,7 +6,7 @@ SELECT
     source,
     class,
     code,
-    count() AS misrouted,
+    sum(weight) AS misrouted,
     max(attempt) AS max_attempt,
     any(correlation_id) AS example_correlation_id,
     any(TraceId) AS example_trace_id,

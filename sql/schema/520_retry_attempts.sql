@@ -38,6 +38,10 @@ ALTER TABLE retry_attempts ADD COLUMN IF NOT EXISTS attempt_key UInt64
 -- (faultline.previous_class): the operation's own history, not a guess from neighbouring rows.
 ALTER TABLE retry_attempts ADD COLUMN IF NOT EXISTS previous_class LowCardinality(String) AFTER code;
 
+-- How many attempts this row stands for under trace sampling (faultline_span_weight, 005); the
+-- Retries page sums it. The views below changed with it, so the migrator rebuilds the rows.
+ALTER TABLE retry_attempts ADD COLUMN IF NOT EXISTS weight Float64 DEFAULT 1 AFTER correlation_id;
+
 -- Attempts are numbered by faultline_final_attempt (005): identical repeats of a failed call, an
 -- SDK's own retries, http.request.resend_count. Transport requests and checkouts are not calls.
 -- The source is faultline_source (005), so a retry that succeeded is filed where its failures are.
@@ -62,7 +66,8 @@ SELECT
     SpanAttributes['faultline.previous_class'] AS previous_class,
     attempt_n AS attempt,
     misrouted AS misrouted_retry,
-    SpanAttributes['faultline.correlation_id'] AS correlation_id
+    SpanAttributes['faultline.correlation_id'] AS correlation_id,
+    faultline_span_weight(TraceState, SpanAttributes) AS weight
 FROM otel_traces
 WHERE ((kind != 'Server' AND (SpanAttributes['faultline.class'] != '' OR attempt_n > 1)) OR misrouted)
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';
@@ -83,7 +88,8 @@ SELECT
     SpanAttributes['faultline.previous_class'] AS previous_class,
     toUInt16(prior_attempt) AS attempt,
     false AS misrouted_retry,
-    SpanAttributes['faultline.correlation_id'] AS correlation_id
+    SpanAttributes['faultline.correlation_id'] AS correlation_id,
+    faultline_span_weight(TraceState, SpanAttributes) AS weight
 FROM otel_traces
 ARRAY JOIN range(2, toUInt32(faultline_sdk_attempts(SpanAttributes))) AS prior_attempt
 WHERE SpanAttributes['faultline.previous_class'] != ''

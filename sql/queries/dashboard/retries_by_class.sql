@@ -2,8 +2,8 @@
 -- description: Retries grouped by the class of the failure that triggered them (the preload's faultline.previous_class on the retry; for older rows, the preceding row of the group): how many, how many succeeded, the highest attempt, and the time spent waiting between the failed call's end and the retry's start. The previous attempt is the preceding failed or retried call with the same trace, service and span name (from the retry_attempts table, grouped by attempt_key, the 64-bit hash of those three, as workflows are by the hash of their correlation id).
 SELECT
   multiIf(previous_class != '', previous_class, prev_class = '', 'after success', prev_class) AS after_class,
-  count() AS retries,
-  countIf(class = '') AS succeeded,
+  sum(weight) AS retries,
+  sumIf(weight, class = '') AS succeeded,
   max(attempt) AS max_attempt,
   sumIf(greatest(toInt64(start_ns) - prev_end_ns, 0), prev_end_ns > 0) AS wait_ns,
   sum(Duration) AS retry_duration_ns
@@ -13,6 +13,7 @@ FROM (
     class,
     previous_class,
     Duration,
+    weight,
     lagInFrame(class) OVER w AS prev_class,
     toUnixTimestamp64Nano(Timestamp) AS start_ns,
     lagInFrame(toInt64(toUnixTimestamp64Nano(Timestamp)) + toInt64(Duration)) OVER w AS prev_end_ns

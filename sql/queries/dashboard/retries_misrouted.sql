@@ -5,7 +5,7 @@ SELECT
   class,
   source,
   code,
-  count() AS wasted_calls,
+  sum(weight) AS wasted_calls,
   sum(Duration) AS wasted_ns,
   toUnixTimestamp(max(Timestamp)) AS last_seen,
   argMax(correlation_id, Timestamp) AS example_correlation_id
