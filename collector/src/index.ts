@@ -14,6 +14,10 @@ export {
   resolveReceiverConfig,
 } from './config/receiver-config.js';
 export * from './doctor/index.js';
+export { CALL_COUNTS_TABLE, type CallCountRow } from './metrics-ingest/call-count-row.js';
+export { type CountWriter, createCountWriter } from './metrics-ingest/count-writer.js';
+export { decodeMetrics } from './metrics-ingest/decode-metrics.js';
+export type { MetricsDecodeResult } from './metrics-ingest/metrics-decode-context.js';
 export type { DecodeLimits, DecodeResult } from './otlp/decode-context.js';
 export { decodeTraces } from './otlp/decode-traces.js';
 export { OtlpDecodeError } from './otlp/otlp-decode-error.js';

@@ -1,8 +1,13 @@
-import type { handleUnaryCall, Metadata, ServerUnaryCall, sendUnaryData } from '@grpc/grpc-js';
+import type { handleUnaryCall, Metadata, ServerUnaryCall, ServiceError, sendUnaryData } from '@grpc/grpc-js';
 import { Metadata as GrpcMetadata } from '@grpc/grpc-js';
 import { checkBearer } from '../ingest/check-bearer.js';
 import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
-import { type ExportOutcome, ingestExport, refuseUnread } from '../ingest/ingest-export.js';
+import {
+  type ExportFailure,
+  type ExportOutcome,
+  ingestExport,
+  refuseUnread,
+} from '../ingest/ingest-export.js';
 import { encodeExportResponse, RpcCode } from '../otlp/otlp-responses.js';
 import { encodeRetryStatus, STATUS_DETAILS_TRAILER } from './grpc-status-details.js';
 
@@ -62,6 +67,11 @@ function reply(callback: sendUnaryData<Buffer>, deps: TracesHandlerDeps, outcome
     callback(null, encodeExportResponse('protobuf', outcome.rejectedSpans, outcome.message));
     return;
   }
+  callback(grpcFailure(outcome));
+}
+
+/** A refused export as a gRPC status, with RetryInfo in the trailer when the client should retry. */
+export function grpcFailure(outcome: ExportFailure): Partial<ServiceError> {
   const metadata = new GrpcMetadata();
   if (outcome.retryAfter !== undefined) {
     metadata.set(
@@ -69,10 +79,10 @@ function reply(callback: sendUnaryData<Buffer>, deps: TracesHandlerDeps, outcome
       encodeRetryStatus(outcome.code, outcome.message, outcome.retryAfter),
     );
   }
-  callback({ code: outcome.code, details: outcome.message, metadata });
+  return { code: outcome.code, details: outcome.message, metadata };
 }
 
-function authorizationOf(metadata: Metadata): string | undefined {
+export function authorizationOf(metadata: Metadata): string | undefined {
   const value = metadata.get('authorization')[0];
   return typeof value === 'string' ? value : undefined;
 }

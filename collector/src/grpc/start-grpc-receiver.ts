@@ -1,6 +1,9 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
+import type { MetricsHandlerDeps } from '../metrics-ingest/metrics-handler-deps.js';
 import { exportHandler } from './handle-export.js';
+import { metricsExportHandler } from './handle-metrics-export.js';
+import { METRICS_SERVICE } from './metrics-service.js';
 import { TRACE_SERVICE } from './trace-service.js';
 
 export interface GrpcReceiver {
@@ -14,11 +17,14 @@ export interface GrpcReceiver {
 
 /**
  * OTLP/gRPC on `config.host:config.grpcPort`, plaintext like the HTTP receiver (and under the same
- * loopback/token rule, checked when the config was resolved). Calls share `deps` with /v1/traces.
+ * loopback/token rule, checked when the config was resolved). Calls share `deps` with /v1/traces,
+ * and `metrics` (when the collector stores metrics) with /v1/metrics; without it MetricsService is
+ * not served (UNIMPLEMENTED).
  */
 export async function startGrpcReceiver(
   deps: TracesHandlerDeps,
   track: (work: Promise<void>) => void,
+  metrics?: MetricsHandlerDeps,
 ): Promise<GrpcReceiver> {
   const { config } = deps;
   const server = new Server({
@@ -27,6 +33,7 @@ export async function startGrpcReceiver(
     'grpc.max_receive_message_length': config.maxDecompressedBytes,
   });
   server.addService(TRACE_SERVICE, { Export: exportHandler(deps, track) });
+  if (metrics) server.addService(METRICS_SERVICE, { Export: metricsExportHandler(metrics, track) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${host}:${config.grpcPort}`, ServerCredentials.createInsecure(), (err, bound) =>

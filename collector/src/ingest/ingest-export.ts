@@ -12,18 +12,19 @@ import { type BodyBudget, BodyError } from './read-body.js';
  * google.rpc.Code a gRPC call ends with. The HTTP and gRPC receivers differ only in how they read
  * the body and how they send this.
  */
-export type ExportOutcome =
-  | { ok: true; rejectedSpans: number; message: string }
-  | {
-      ok: false;
-      status: number;
-      code: number;
-      message: string;
-      /** Seconds, for Retry-After / google.rpc.RetryInfo; only on answers a client should retry. */
-      retryAfter?: number;
-      /** The refusal came before or while the body was read: the transport drains what is left. */
-      unread?: boolean;
-    };
+export type ExportOutcome = { ok: true; rejectedSpans: number; message: string } | ExportFailure;
+
+/** A refused export, whatever its signal. */
+export interface ExportFailure {
+  ok: false;
+  status: number;
+  code: number;
+  message: string;
+  /** Seconds, for Retry-After / google.rpc.RetryInfo; only on answers a client should retry. */
+  retryAfter?: number;
+  /** The refusal came before or while the body was read: the transport drains what is left. */
+  unread?: boolean;
+}
 
 /** Seconds a client should wait when the collector is stopping. */
 export const CLOSING_RETRY_AFTER = 5;
@@ -33,16 +34,7 @@ export const CLOSING_RETRY_AFTER = 5;
  * last refusal (429/RESOURCE_EXHAUSTED, refused unread so overload costs neither memory nor CPU).
  */
 export function refuseUnread(deps: TracesHandlerDeps): ExportOutcome | undefined {
-  if (deps.isClosing()) {
-    return {
-      ok: false,
-      status: 503,
-      code: RpcCode.UNAVAILABLE,
-      message: 'collector is shutting down; retry later',
-      retryAfter: CLOSING_RETRY_AFTER,
-      unread: true,
-    };
-  }
+  if (deps.isClosing()) return closingRefusal();
   if (deps.saturation) {
     if (deps.writer.stats().queueDepth >= deps.saturation.queueDepth) {
       const { retryAfter, message } = deps.saturation;
@@ -51,6 +43,18 @@ export function refuseUnread(deps: TracesHandlerDeps): ExportOutcome | undefined
     deps.saturation = undefined;
   }
   return undefined;
+}
+
+/** The answer to an export that arrives once shutdown began (both signals, both transports). */
+export function closingRefusal(): ExportFailure {
+  return {
+    ok: false,
+    status: 503,
+    code: RpcCode.UNAVAILABLE,
+    message: 'collector is shutting down; retry later',
+    retryAfter: CLOSING_RETRY_AFTER,
+    unread: true,
+  };
 }
 
 /**
@@ -64,12 +68,6 @@ export async function ingestExport(
   read: (budget: BodyBudget) => Promise<Buffer>,
 ): Promise<ExportOutcome> {
   const { config, stats } = deps;
-  const invalid = (status: number, message: string): ExportOutcome => ({
-    ok: false,
-    status,
-    code: RpcCode.INVALID_ARGUMENT,
-    message,
-  });
   // Counted until write() is called, so shutdown knows when no more rows can arrive.
   deps.decoding.count++;
   // Held from the first body byte until the rows are handed to the writer, which then bounds them.
@@ -84,19 +82,7 @@ export async function ingestExport(
   } catch (err) {
     lease.release();
     deps.decoding.count--;
-    if (err instanceof DecodeBudgetError) {
-      return {
-        ok: false,
-        status: 429,
-        code: RpcCode.RESOURCE_EXHAUSTED,
-        message: err.message,
-        retryAfter: err.retryAfterSeconds,
-        unread: true,
-      };
-    }
-    if (err instanceof BodyError || err instanceof OtlpDecodeError) return invalid(err.status, err.message);
-    // Anything else escaping a decoder is still bad input (e.g. a RangeError on absurd data).
-    return invalid(400, `could not decode the request: ${(err as Error).message}`);
+    return decodeFailure(err);
   }
   const spanCount = decoded.rows.length;
   stats.countSamplingMarks(decoded.rows);
@@ -140,11 +126,37 @@ export async function ingestExport(
   return { ok: true, rejectedSpans: decoded.rejectedSpans, message: decoded.message };
 }
 
-function isSaturated(err: unknown): boolean {
+/**
+ * What a body that could not be read or decoded is answered (both signals): 429 while the decode
+ * budget stays full, else the 4xx the reader or decoder named.
+ */
+export function decodeFailure(err: unknown): ExportFailure {
+  if (err instanceof DecodeBudgetError) {
+    return {
+      ok: false,
+      status: 429,
+      code: RpcCode.RESOURCE_EXHAUSTED,
+      message: err.message,
+      retryAfter: err.retryAfterSeconds,
+      unread: true,
+    };
+  }
+  const invalid = (status: number, message: string): ExportFailure => ({
+    ok: false,
+    status,
+    code: RpcCode.INVALID_ARGUMENT,
+    message,
+  });
+  if (err instanceof BodyError || err instanceof OtlpDecodeError) return invalid(err.status, err.message);
+  // Anything else escaping a decoder is still bad input (e.g. a RangeError on absurd data).
+  return invalid(400, `could not decode the request: ${(err as Error).message}`);
+}
+
+export function isSaturated(err: unknown): boolean {
   return err instanceof Error && err.name === 'SaturatedError';
 }
 
-function retryAfterOf(err: unknown): number {
+export function retryAfterOf(err: unknown): number {
   const s = (err as { retryAfterSeconds?: unknown })?.retryAfterSeconds;
   return typeof s === 'number' && s > 0 ? Math.ceil(s) : 1;
 }

@@ -20,7 +20,7 @@ import { clip, durationNanos, nanosFromJson, toDateTime64 } from './unix-nanos.j
  * type is a 400 naming the path.
  */
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 export function decodeTracesJson(text: string, limits: DecodeLimits): DecodeResult {
   let parsed: unknown;
@@ -44,18 +44,18 @@ export function decodeTracesJson(text: string, limits: DecodeLimits): DecodeResu
   return ctx.result();
 }
 
-function get(o: Json, camel: string, snake: string): unknown {
+export function get(o: Json, camel: string, snake: string): unknown {
   const v = o[camel];
   return v === undefined ? o[snake] : v;
 }
 
-function object(v: unknown, path: string): Json {
+export function object(v: unknown, path: string): Json {
   if (v === undefined || v === null) return {};
   if (typeof v !== 'object' || Array.isArray(v)) throw new OtlpDecodeError(`${path}: expected an object`);
   return v as Json;
 }
 
-function array(v: unknown, path: string): unknown[] {
+export function array(v: unknown, path: string): unknown[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) throw new OtlpDecodeError(`${path}: expected an array`);
   return v;
@@ -65,7 +65,7 @@ function array(v: unknown, path: string): unknown[] {
  * A JSON string, well-formed: a lone UTF-16 surrogate (which JSON allows and UTF-8 cannot carry)
  * becomes U+FFFD, as protobuf's UTF-8 decoding does with invalid bytes.
  */
-function string(v: unknown, path: string): string {
+export function string(v: unknown, path: string): string {
   if (v === undefined || v === null) return '';
   if (typeof v !== 'string') throw new OtlpDecodeError(`${path}: expected a string`);
   return v.isWellFormed() ? v : v.toWellFormed();
@@ -182,7 +182,7 @@ function hexId(v: unknown, path: string): string {
   return ZEROS.test(s) ? '' : s.toLowerCase();
 }
 
-function attributes(v: unknown, path: string, ctx: DecodeContext): Record<string, string> {
+export function attributes(v: unknown, path: string, ctx: DecodeContext): Record<string, string> {
   const list = array(v, path);
   const out: Record<string, string> = {};
   for (let i = 0; i < list.length; i++) {
@@ -251,7 +251,7 @@ function anyValue(v: unknown, path: string, ctx: DecodeContext, depth: number): 
 
 const INT64 = /^-?\d{1,19}$/;
 
-function int64Json(x: unknown, path: string): string {
+export function int64Json(x: unknown, path: string): string {
   if (typeof x === 'number' && Number.isInteger(x)) return BigInt(x).toString();
   if (typeof x === 'string' && INT64.test(x)) {
     const n = BigInt(x);
@@ -260,7 +260,7 @@ function int64Json(x: unknown, path: string): string {
   throw new OtlpDecodeError(`${path}: expected a 64-bit integer as a string or number`);
 }
 
-function doubleJson(x: unknown, path: string): number {
+export function doubleJson(x: unknown, path: string): number {
   if (typeof x === 'number') return x;
   if (x === 'NaN') return Number.NaN;
   if (x === 'Infinity') return Number.POSITIVE_INFINITY;

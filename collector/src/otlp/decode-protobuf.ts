@@ -48,7 +48,7 @@ export function decodeTracesProtobuf(body: Buffer, limits: DecodeLimits): Decode
 }
 
 /** Runs `fn` with the reader narrowed to [pos, end), then continues after `end`. */
-function withEnd(r: ProtoReader, end: number, fn: () => void): void {
+export function withEnd(r: ProtoReader, end: number, fn: () => void): void {
   const outer = r.end;
   r.end = end;
   fn();
@@ -56,7 +56,7 @@ function withEnd(r: ProtoReader, end: number, fn: () => void): void {
   r.end = outer;
 }
 
-function expectWire(field: string, wireType: number, expected: number): void {
+export function expectWire(field: string, wireType: number, expected: number): void {
   if (wireType !== expected) {
     throw new OtlpDecodeError(
       `invalid protobuf: field ${field} has wire type ${wireType}, expected ${expected}`,
@@ -369,8 +369,11 @@ function hexId(r: ProtoReader): string {
   return '';
 }
 
-/** One KeyValue into `target`, its value stringified as pcommon `AsString` does. */
-function decodeKeyValue(
+/**
+ * One KeyValue into `target`, its value stringified as pcommon `AsString` does. Also read by the
+ * metrics decoder (src/metrics-ingest), so data point attributes get the same bounds as spans'.
+ */
+export function decodeKeyValue(
   r: ProtoReader,
   end: number,
   ctx: DecodeContext,

@@ -18,14 +18,21 @@ export const RpcCode = {
 } as const;
 
 /**
- * ExportTraceServiceResponse. `partial_success` is present only when something was rejected or
- * there is a warning, as the spec asks (an empty response means full success).
+ * ExportTraceServiceResponse, or with `rejectedField` 'rejectedDataPoints' ExportMetricsServiceResponse
+ * (the same wire layout: partial_success = 1 { rejected count = 1, error_message = 2 }).
+ * `partial_success` is present only when something was rejected or there is a warning, as the
+ * spec asks (an empty response means full success).
  */
-export function encodeExportResponse(encoding: OtlpEncoding, rejectedSpans: number, message: string): Buffer {
+export function encodeExportResponse(
+  encoding: OtlpEncoding,
+  rejectedSpans: number,
+  message: string,
+  rejectedField: 'rejectedSpans' | 'rejectedDataPoints' = 'rejectedSpans',
+): Buffer {
   const partial = rejectedSpans > 0 || message !== '';
   if (encoding === 'json') {
     const body = partial
-      ? { partialSuccess: { rejectedSpans: String(rejectedSpans), errorMessage: message } }
+      ? { partialSuccess: { [rejectedField]: String(rejectedSpans), errorMessage: message } }
       : {};
     return Buffer.from(JSON.stringify(body));
   }

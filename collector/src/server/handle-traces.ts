@@ -77,14 +77,16 @@ function answer(
   send(res, outcome.status, encoding, encodeStatus(encoding, outcome.code, outcome.message), headers);
 }
 
-function encodingOf(contentType: string | undefined): OtlpEncoding | undefined {
+/** The body encoding a Content-Type names, or undefined when unsupported (415). */
+export function encodingOf(contentType: string | undefined): OtlpEncoding | undefined {
   const media = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (media === 'application/x-protobuf' || media === 'application/protobuf') return 'protobuf';
   if (media === 'application/json') return 'json';
   return undefined;
 }
 
-function send(
+/** Sends an OTLP/HTTP answer body in the request's encoding. */
+export function send(
   res: ServerResponse,
   status: number,
   encoding: OtlpEncoding,

@@ -15,8 +15,11 @@ import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
 import { ReceiverStats } from '../ingest/receiver-stats.js';
 import { collectorMetrics } from '../metrics/collector-metrics.js';
 import { METRICS_CONTENT_TYPE, withProcessMetrics } from '../metrics/live-metrics.js';
-import type { SpanWriter, WriterOptions } from '../types.js';
+import type { CountWriter } from '../metrics-ingest/count-writer.js';
+import { createMetricsReceiver, type MetricsReceiver } from '../metrics-ingest/metrics-receiver.js';
+import type { SettleOptions, SpanWriter, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
+import { handleMetrics } from './handle-metrics.js';
 import { handleTraces } from './handle-traces.js';
 import { type IngestHealth, ingestHealth, registerIngestHealth } from './ingest-health.js';
 import { sendProblem } from './send-problem.js';
@@ -27,6 +30,12 @@ export interface CollectorOptions extends ReceiverOptions {
   /** A ready writer (tests, custom sinks); otherwise one is created on `store`. */
   writer?: SpanWriter;
   writerOptions?: WriterOptions;
+  /**
+   * A ready writer for call_counts_1m (POST /v1/metrics, MetricsService); otherwise one is created
+   * on the store, its log inside the span writer's. Without either (a ready span writer and no
+   * store) metrics are not received.
+   */
+  countWriter?: CountWriter;
   /** More Prometheus text appended to /metrics (the alerting role's counters when it runs here). */
   extraMetrics?: () => string | Promise<string>;
 }
@@ -41,6 +50,14 @@ export interface Collector {
   /** OTLP/gRPC endpoint as exporters take it, e.g. `http://127.0.0.1:4317` (plaintext). */
   grpcUrl: string;
   writer: SpanWriter;
+  /** The writer of the exact counts (call_counts_1m); undefined when metrics are not received. */
+  countWriter: CountWriter | undefined;
+  /**
+   * Resolves once every span and every data point acknowledged before the call is inserted: both
+   * writers' `settle()`, for callers that read budgets (which take calls from call_counts_1m) right
+   * after exporting. Rejects like `writer.settle()` while ClickHouse fails.
+   */
+  settle(options?: SettleOptions): Promise<void>;
   /**
    * Stops accepting, finishes in-flight requests, drains the writer (and closes it, releasing its
    * directory lock, when the collector created it). Idempotent.
@@ -48,7 +65,10 @@ export interface Collector {
   close(): Promise<void>;
 }
 
-/** Starts the OTLP/HTTP receiver (POST /v1/traces, /healthz, /metrics) and OTLP/gRPC beside it. */
+/**
+ * Starts the OTLP/HTTP receiver (POST /v1/traces, POST /v1/metrics, /healthz, /metrics) and
+ * OTLP/gRPC beside it (TraceService, MetricsService).
+ */
 export async function startCollector(options: CollectorOptions = {}): Promise<Collector> {
   const config = resolveReceiverConfig(options);
   let ownedStore: Store | undefined;
@@ -85,6 +105,24 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     isClosing: () => closing,
     decoding: { count: 0 },
   };
+  // The exact counts (issue 29): their own durable writer, the receiver's limits, budget and token.
+  let counts: MetricsReceiver | undefined;
+  try {
+    counts = createMetricsReceiver({
+      receiver: deps,
+      countWriter: options.countWriter,
+      store: schemaStore,
+      spanLogDir: activeWriter.stats().spoolDir,
+      writerOptions: options.writerOptions,
+    });
+  } catch (err) {
+    await finishWriter();
+    await ownedStore?.close();
+    throw err;
+  }
+  const finishWriters = async () => {
+    await Promise.all([finishWriter(), counts?.finish()]);
+  };
   const track = (done: Promise<void>) => {
     inFlight.add(done);
     done.finally(() => inFlight.delete(done));
@@ -109,6 +147,13 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
         allow: 'POST',
       });
     }
+    if (path === '/v1/metrics' && counts) {
+      if (req.method === 'POST') return handleMetrics(req, res, counts.deps);
+      req.resume();
+      return sendProblem(res, 405, 'Method Not Allowed', 'OTLP/HTTP metrics exports are POST /v1/metrics', {
+        allow: 'POST',
+      });
+    }
     req.resume();
     if (req.method !== 'GET' && req.method !== 'HEAD' && (path === '/healthz' || path === '/metrics')) {
       return sendProblem(res, 405, 'Method Not Allowed', `${path} answers GET`, { allow: 'GET, HEAD' });
@@ -124,25 +169,24 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
           { 'www-authenticate': 'Bearer' },
         );
       }
-      const body = (await metrics.metrics()) + ((await options.extraMetrics?.()) ?? '');
+      const body =
+        (await metrics.metrics()) +
+        ((await counts?.metrics()) ?? '') +
+        ((await options.extraMetrics?.()) ?? '');
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
       res.end(body);
       return;
     }
     if (path === '/v1/metrics' || path === '/v1/logs') {
-      return sendProblem(
-        res,
-        404,
-        'Not Found',
-        `this collector receives traces only: POST /v1/traces (not ${path})`,
-      );
+      const what = counts
+        ? 'traces and metrics: POST /v1/traces, POST /v1/metrics'
+        : 'traces only (it was given a span writer and no store to keep metrics in): POST /v1/traces';
+      return sendProblem(res, 404, 'Not Found', `this collector receives ${what} (not ${path})`);
     }
-    sendProblem(
-      res,
-      404,
-      'Not Found',
-      `no route for ${req.method} ${path}; OTLP traces go to POST /v1/traces`,
-    );
+    const routes = counts
+      ? 'traces go to POST /v1/traces, metrics to POST /v1/metrics'
+      : 'traces go to POST /v1/traces';
+    sendProblem(res, 404, 'Not Found', `no route for ${req.method} ${path}; OTLP ${routes}`);
   }
 
   function health(req: IncomingMessage, res: ServerResponse): void {
@@ -152,10 +196,12 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
       config.token,
       req.headers.authorization,
     );
+    const countsHealth = counts?.health() ?? null;
+    const degraded = ingest.status === 'degraded' || countsHealth?.status === 'degraded';
     // Spooling still acknowledges durably, so it is "degraded", not down: only shutdown is 503.
     const body = JSON.stringify({
-      status: closing ? 'stopping' : ingest.status,
-      problems: ingest.problems,
+      status: closing ? 'stopping' : degraded ? 'degraded' : 'ok',
+      problems: [...ingest.problems, ...(countsHealth?.problems ?? [])],
       writer: {
         ackAfter: w.ackAfter,
         accepted: w.accepted,
@@ -170,6 +216,8 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
         quarantined: w.quarantined,
       },
       ingest,
+      // POST /v1/metrics and MetricsService: data points accepted, refused, ignored, stored.
+      metrics: countsHealth,
       // The schema this collector checked (and migrated) at open: `faultline doctor` reads it.
       schema: schemaStore?.schemaVersion?.() ?? null,
     });
@@ -187,14 +235,14 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
       });
     });
     try {
-      grpc = await startGrpcReceiver(deps, track);
+      grpc = await startGrpcReceiver(deps, track, counts?.deps);
     } catch (err) {
       await new Promise((resolve) => server.close(resolve));
       throw err;
     }
   } catch (err) {
     // Nothing was accepted: hand the log and the data directory back before reporting.
-    await finishWriter();
+    await finishWriters();
     await ownedStore?.close();
     throw err;
   }
@@ -216,7 +264,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     while (deps.decoding.count > 0) await new Promise((r) => setTimeout(r, 5));
     clearTimeout(cut);
     unregister();
-    await finishWriter();
+    await finishWriters();
     while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     server.closeIdleConnections();
     const forced = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -232,6 +280,10 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     grpcPort: grpc.port,
     grpcUrl: `http://${grpc.address}`,
     writer: activeWriter,
+    countWriter: counts?.writer,
+    settle: async (settleOptions) => {
+      await Promise.all([activeWriter.settle(settleOptions), counts?.writer.settle(settleOptions)]);
+    },
     close: () => {
       closed ??= close();
       return closed;

@@ -165,14 +165,16 @@ describe('other endpoints answer RFC 9457 problem+json', () => {
       type: 'about:blank',
       title: 'Not Found',
       status: 404,
-      detail: 'no route for GET /nope; OTLP traces go to POST /v1/traces',
+      detail: 'no route for GET /nope; OTLP traces go to POST /v1/traces, metrics to POST /v1/metrics',
     });
   });
 
-  it('404 naming traces-only for /v1/metrics', async () => {
-    const res = await postTraces(collector.url, '{}', JSON_CT, { path: '/v1/metrics' });
+  it('404 naming the signals it takes for /v1/logs', async () => {
+    const res = await postTraces(collector.url, '{}', JSON_CT, { path: '/v1/logs' });
     expect(res.status).toBe(404);
-    expect(JSON.parse(res.body.toString()).detail).toMatch(/receives traces only/);
+    expect(JSON.parse(res.body.toString()).detail).toBe(
+      'this collector receives traces and metrics: POST /v1/traces, POST /v1/metrics (not /v1/logs)',
+    );
   });
 
   it('405 with Allow for GET /v1/traces', async () => {

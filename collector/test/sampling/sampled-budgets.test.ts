@@ -84,7 +84,7 @@ let ts: TestStore;
 let collector: Collector;
 let dependency: Server;
 let dependencyUrl: string;
-const results = new Map<string, { requests: ServiceBudget; calls: ServiceBudget }>();
+const results = new Map<string, Budgets>();
 
 function answerAsDependency(): Server {
   return createServer((req, res) => {
@@ -111,56 +111,110 @@ async function drive(port: number): Promise<void> {
   await Promise.all(Array.from({ length: 16 }, worker));
 }
 
+interface Running {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** One service under the real preload, exporting to `endpoint`, calling `dependency`. */
+async function startService(
+  service: string,
+  endpoint: string,
+  dependency: string,
+  env: Record<string, string>,
+): Promise<Running> {
+  const { NODE_OPTIONS: _omit, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--require', '@faultline/instrumentation/register', FIXTURE], {
+    env: {
+      ...inherited,
+      OTEL_SERVICE_NAME: service,
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${TOKEN}`,
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_BSP_MAX_QUEUE_SIZE: '20000',
+      DEPENDENCY_URL: dependency,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      const m = /port (\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`${service} exited (${code}) before listening`)));
+  });
+  return {
+    port,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+type Budgets = { requests: ServiceBudget; calls: ServiceBudget };
+
+/** The Overview's two budgets of each service, read as the page reads them. */
+async function budgetsOf(services: string[], fromS: number): Promise<Map<string, Budgets>> {
+  const toS = Math.floor(Date.now() / 1000) + 60;
+  const settings = { slo: SLO, periodS: 30 * 86_400, toS, nowS: toS, callerFaults: 'exclude' as const };
+  const out = new Map<string, Budgets>();
+  for (const service of services) {
+    const range = { from: fromS, to: toS, service, period_from: fromS, ...burnWindowParams() };
+    const [requestRows, callRows, failureRows] = await Promise.all([
+      ts.store.runNamed('dashboard/budget_requests', range),
+      ts.store.runNamed('dashboard/budget_calls', { ...range, source: '' }),
+      ts.store.runNamed('dashboard/budget_failures', { ...range, source: '', class: '', dependency: '' }),
+    ]);
+    const [requests] = computeBudgets(requestBudgetInputs(requestRows.rows), settings);
+    const [calls] = computeBudgets(callBudgetInputs(callRows.rows, failureRows.rows), settings);
+    if (calls) out.set(service, { requests: requests ?? calls, calls });
+  }
+  return out;
+}
+
 async function runScenario(name: string, scenario: Scenario): Promise<void> {
   const service = `sampled-${Object.keys(SCENARIOS).indexOf(name)}-${process.pid}`;
   const headers = { authorization: `Bearer ${TOKEN}` };
   let proxy: TailSamplingProxy | undefined;
   if (scenario.tail)
     proxy = await startTailSamplingProxy({ target: collector.url, headers, ...scenario.tail });
-  const startedS = Math.floor(Date.now() / 1000);
-  const { NODE_OPTIONS: _omit, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--require', '@faultline/instrumentation/register', FIXTURE], {
-    env: {
-      ...inherited,
-      OTEL_SERVICE_NAME: service,
-      OTEL_EXPORTER_OTLP_ENDPOINT: proxy?.url ?? collector.url,
-      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${TOKEN}`,
-      OTEL_BSP_SCHEDULE_DELAY: '200',
-      OTEL_BSP_MAX_QUEUE_SIZE: '20000',
-      DEPENDENCY_URL: dependencyUrl,
-      ...scenario.env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      const m = /port (\d+)/.exec(d.toString());
-      if (m) resolve(Number(m[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`the service exited (${code}) before listening`)));
-  });
-  await drive(port);
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  child.kill('SIGTERM');
-  await exited;
+  const startedS = Math.floor(Date.now() / 1000) - 60;
+  const running = await startService(service, proxy?.url ?? collector.url, dependencyUrl, scenario.env);
+  await drive(running.port);
+  await running.stop();
   if (proxy) {
     await proxy.flush();
     await proxy.close();
   }
-  await collector.writer.settle();
+  await collector.settle();
+  const budgets = (await budgetsOf([service], startedS)).get(service);
+  if (!budgets) throw new Error(`${name}: no budget for ${service}`);
+  results.set(name, budgets);
+}
 
-  const toS = Math.floor(Date.now() / 1000) + 60;
-  const range = { from: startedS - 60, to: toS, service, period_from: startedS - 60, ...burnWindowParams() };
-  const settings = { slo: SLO, periodS: 30 * 86_400, toS, nowS: toS, callerFaults: 'exclude' as const };
-  const [requestRows, callRows, failureRows] = await Promise.all([
-    ts.store.runNamed('dashboard/budget_requests', range),
-    ts.store.runNamed('dashboard/budget_calls', { ...range, source: '' }),
-    ts.store.runNamed('dashboard/budget_failures', { ...range, source: '', class: '', dependency: '' }),
-  ]);
-  const [requests] = computeBudgets(requestBudgetInputs(requestRows.rows), settings);
-  const [calls] = computeBudgets(callBudgetInputs(callRows.rows, failureRows.rows), settings);
-  if (!requests || !calls) throw new Error(`${name}: no budget for ${service}`);
-  results.set(name, { requests, calls });
+/**
+ * Mixed rates: `front` at 100% calls `back` at 25% (its own traceidratio, not its parent's
+ * decision), which calls the dependency. Every failure happens at back; front's failed calls are
+ * echoes of it, so front spends none of its calls budget, whatever back's sampler dropped.
+ */
+const mixed = { front: `mixed-front-${process.pid}`, back: `mixed-back-${process.pid}` };
+let mixedBudgets: Map<string, Budgets>;
+
+async function runMixed(): Promise<void> {
+  const startedS = Math.floor(Date.now() / 1000) - 60;
+  const back = await startService(mixed.back, collector.url, dependencyUrl, {
+    OTEL_TRACES_SAMPLER: 'traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: '0.25',
+  });
+  const front = await startService(mixed.front, collector.url, `http://127.0.0.1:${back.port}/r`, {});
+  await drive(front.port);
+  await front.stop();
+  await back.stop();
+  await collector.settle();
+  mixedBudgets = await budgetsOf([mixed.front, mixed.back], startedS);
 }
 
 beforeAll(async () => {
@@ -175,7 +229,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => dependency.listen(0, '127.0.0.1', resolve));
   dependencyUrl = `http://127.0.0.1:${(dependency.address() as AddressInfo).port}`;
   for (const [name, scenario] of Object.entries(SCENARIOS)) await runScenario(name, scenario);
-}, 400_000);
+  await runMixed();
+}, 500_000);
 
 afterAll(async () => {
   await collector?.close();
@@ -201,4 +256,28 @@ describe.each(Object.entries(SCENARIOS))('the Overview budget, %s', (name, scena
       expect(top).toBe('rate_limit');
     });
   }
+});
+
+describe('mixed rates: a service at 100% calling one at 25%', () => {
+  it("front's entry requests: all of them, failed by back's first-hand failures", () => {
+    const b = mixedBudgets.get(mixed.front)!.requests;
+    expect(Math.round(b.total)).toBe(TRUTH.requests);
+    expect(Math.round(b.failures)).toBe(TRUTH.failures);
+    expect(Object.entries(b.failuresByClass).sort((x, y) => y[1] - x[1])[0]?.[0]).toBe('rate_limit');
+  });
+
+  it('front is not blamed for the failures of the callee its sampler did not decide on', () => {
+    const b = mixedBudgets.get(mixed.front)!.calls;
+    expect(Math.round(b.total)).toBe(TRUTH.requests);
+    expect(b.failures).toBe(0);
+    expect(b.callerFaults).toBe(0);
+    expect(Math.round(b.propagated)).toBe(REQUESTS * 0.1);
+  });
+
+  it("back's calls: counted exactly in process, every failure first-hand", () => {
+    const b = mixedBudgets.get(mixed.back)!.calls;
+    expect(Math.round(b.total)).toBe(TRUTH.requests);
+    expect(Math.round(b.failures)).toBe(TRUTH.failures);
+    within(b.burnRange ?? 0, TRUTH.burn, 0.001);
+  });
 });

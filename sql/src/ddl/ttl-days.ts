@@ -11,6 +11,7 @@ export const TTL_COLUMNS: Readonly<Record<string, string>> = {
   calls_1m: 'minute',
   failure_codes_1m: 'minute',
   dependency_calls_1m: 'minute',
+  call_counts_1m: 'minute',
   workflows_rollup: 'toDateTime(started_at)',
   retry_attempts: 'toDateTime(Timestamp)',
 };

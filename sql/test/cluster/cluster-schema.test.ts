@@ -132,6 +132,10 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     expect(key('workflows_rollup')).toBe('cityHash64(workflow_key)');
     expect(key('calls_1m')).toBe('cityHash64(ServiceName, source, class, code, SpanKind, minute)');
     expect(key('failure_codes_1m')).toBe('cityHash64(ServiceName, source, class, code, SpanKind, minute)');
+    // The exact counts are inserted directly (no view): each key's rows meet on one shard.
+    expect(key('call_counts_1m')).toBe(
+      'cityHash64(ServiceName, SpanKind, source, dependency, class, code, entry, propagated, minute)',
+    );
     expect(key('alert_events')).toBe('rand()');
     expect(key('alert_deliveries')).toBe('rand()');
   });
@@ -302,7 +306,10 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     expect(ttl).toContain(
       'ALTER TABLE default.failures_local ON CLUSTER prod MODIFY TTL toDateTime(Timestamp) + toIntervalDay(7)',
     );
-    expect(ttl).toHaveLength(8);
+    expect(ttl).toContain(
+      'ALTER TABLE default.call_counts_1m_local ON CLUSTER prod MODIFY TTL minute + toIntervalDay(7)',
+    );
+    expect(ttl).toHaveLength(9);
     expect(ttl.every((s) => /^ALTER TABLE default\.\w+_local ON CLUSTER prod MODIFY TTL /.test(s))).toBe(
       true,
     );
