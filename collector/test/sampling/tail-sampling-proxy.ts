@@ -44,7 +44,8 @@ export async function startTailSamplingProxy(o: {
     const res = await fetch(`${o.target}${path}`, {
       method: 'POST',
       headers: { ...o.headers, 'content-type': contentType },
-      body,
+      // A copy in an ArrayBuffer of its own: what fetch's types take of a Buffer's bytes.
+      body: typeof body === 'string' ? body : new Uint8Array(body).buffer,
     });
     if (!res.ok) throw new Error(`collector answered ${res.status} to ${path}: ${await res.text()}`);
   };
