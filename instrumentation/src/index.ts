@@ -13,6 +13,7 @@ export {
 export {
   attributes,
   boundedText,
+  countingRules,
   countMetrics,
   createEnvelope,
   DISTRO_NAME,
@@ -27,8 +28,8 @@ export {
   RAW_LIMITS,
   type SamplingWeight,
   samplingWeightOf,
-  spanWeightOf,
   sourceOf,
+  spanWeightOf,
   toModelEnvelope,
   toRaw,
 } from './envelope/index.js';

@@ -1,5 +1,6 @@
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { CallCounter } from '../../src/preload/pipeline/call-counter.js';
 import { createPreloadState } from '../../src/preload/pipeline/preload-state.js';
 import { FaultlineSpanProcessor } from '../../src/preload/pipeline/span-processor.js';
 import { readConfig } from '../../src/preload/sdk/config.js';
@@ -18,9 +19,13 @@ const consumer: SpanProcessor = {
   shutdown: () => Promise.resolve(),
 };
 
-function provider(withFaultline: boolean): BasicTracerProvider {
+/** The SDK alone, with the Faultline processor, and with it counting every call as the preload does. */
+type Arm = 'sdk' | 'faultline' | 'counted';
+
+function provider(arm: Arm): BasicTracerProvider {
   const state = createPreloadState(readConfig({}, {}).config);
-  const spanProcessors = withFaultline ? [new FaultlineSpanProcessor(state), consumer] : [consumer];
+  const counter = arm === 'counted' ? new CallCounter() : undefined;
+  const spanProcessors = arm === 'sdk' ? [consumer] : [new FaultlineSpanProcessor(state, counter), consumer];
   return new BasicTracerProvider({ spanProcessors });
 }
 
@@ -69,12 +74,12 @@ for (const [label, failEvery] of [
   ['1 call in 5 fails (fail20)', 5],
   ['every call fails', 1],
 ] as const) {
-  const arms = { sdk: provider(false), faultline: provider(true) };
-  const ns: Record<keyof typeof arms, number[]> = { sdk: [], faultline: [] };
-  requests(arms.sdk, REQUESTS / 10, failEvery);
-  requests(arms.faultline, REQUESTS / 10, failEvery);
+  const arms = { sdk: provider('sdk'), faultline: provider('faultline'), counted: provider('counted') };
+  const ns: Record<Arm, number[]> = { sdk: [], faultline: [], counted: [] };
+  for (const arm of Object.values(arms)) requests(arm, REQUESTS / 10, failEvery);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const name of (round % 2 ? ['faultline', 'sdk'] : ['sdk', 'faultline']) as (keyof typeof arms)[]) {
+    const order: Arm[] = round % 2 ? ['counted', 'faultline', 'sdk'] : ['sdk', 'faultline', 'counted'];
+    for (const name of order) {
       const t0 = process.cpuUsage();
       requests(arms[name], REQUESTS, failEvery);
       const t = process.cpuUsage(t0);
@@ -82,9 +87,10 @@ for (const [label, failEvery] of [
     }
   }
   const sdk = median(ns.sdk);
-  const added = median(ns.faultline.map((f, i) => f - (ns.sdk[i] as number)));
+  const added = median(ns.counted.map((f, i) => f - (ns.sdk[i] as number)));
+  const counting = median(ns.counted.map((f, i) => f - (ns.faultline[i] as number)));
   console.log(
-    `${label.padEnd(28)} SDK alone ${sdk.toFixed(0).padStart(6)} ns/request, with the Faultline processor +${added.toFixed(0)} ns/request (paired per round)`,
+    `${label.padEnd(28)} SDK alone ${sdk.toFixed(0).padStart(6)} ns/request, with the Faultline processor +${added.toFixed(0)} ns/request, of which counting the calls +${counting.toFixed(0)} (paired per round)`,
   );
 }
 if (sink === 0) console.log('(no spans ended)');

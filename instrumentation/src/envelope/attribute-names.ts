@@ -35,6 +35,14 @@ export const ATTR_PREVIOUS_MESSAGE = 'faultline.previous_message';
 /** true on a failed span when a local descendant span (same process) failed first: an echo. */
 export const ATTR_PROPAGATED = 'faultline.propagated';
 /**
+ * On a failed span that is not a server span: the span id of the call this process was serving
+ * when it failed, the remote parent of the span's local root (the caller's CLIENT span, from the
+ * traceparent it sent). What links a failure to its caller across services when the server span
+ * between them did not fail (first_hand_failures, sql/schema/030). Absent in a request this
+ * process received without a parent.
+ */
+export const ATTR_CALLER_SPAN_ID = 'faultline.caller_span_id';
+/**
  * `transport` (a request inside another client span of the same operation: no envelope of its own)
  * or `checkout` (a pool checkout or connect that succeeded); absent on an ordinary logical call.
  */

@@ -12,6 +12,7 @@ export * as attributes from './attribute-names.js';
 export { DISTRO_NAME, DISTRO_NAME_KEY } from './attribute-names.js';
 export { boundedJson, RAW_MAX_CHARS } from './bounded-json.js';
 export * as countMetrics from './count-metrics.js';
+export * as countingRules from './counting-rules.js';
 export { createEnvelope, type EnvelopeInit, MAX_MESSAGE_CHARS } from './create-envelope.js';
 export { dbSystemOf } from './db-system.js';
 export {

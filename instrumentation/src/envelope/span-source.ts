@@ -1,3 +1,5 @@
+import { storedText } from './stored-text.js';
+
 /**
  * The envelope `source` a client span's own semconv attributes imply. One rule for both ends: the
  * preload counts a call under it, and the collector stamps it on spans that arrive without one
@@ -15,4 +17,14 @@ export function sourceOf(attrs: Readonly<Record<string, unknown>>): string | und
   if (attrs['messaging.system'] !== undefined) return 'messaging';
   if (attrs['http.request.method'] !== undefined || attrs['http.method'] !== undefined) return 'http';
   return undefined;
+}
+
+/**
+ * The source a span is counted and filed under: the envelope's own (faultline.source), else what
+ * its attributes imply, '' when neither says. The twin of faultline_source
+ * (sql/schema/005_functions.sql; parity: sql/test/counting/source-parity.test.ts).
+ */
+export function spanSourceOf(attrs: Readonly<Record<string, unknown>>): string {
+  const own = storedText(attrs['faultline.source']);
+  return own !== '' ? own : (sourceOf(attrs) ?? '');
 }

@@ -48,7 +48,13 @@ const CASES = {
   },
   sampler: {
     off: () => ({ OTEL_TRACES_SAMPLER: 'always_off' }),
-    ratio0: () => ({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' }),
+    // The fixture's calls fail: keep-every-failure (on below ratio 1, keep-failures.test.ts) would
+    // export them; off here, the ratio alone decides.
+    ratio0: () => ({
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+      FAULTLINE_KEEP_FAILURES: 'off',
+    }),
     sampled: () => ({}),
   },
   instrumentations: {

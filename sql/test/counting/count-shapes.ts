@@ -6,10 +6,12 @@ import { SPAN_SHAPES, type SpanShape } from './span-shapes.js';
  * databases, RPC and AWS services, messaging destinations, checkouts and transport requests, the
  * older kind spelling, attempt counts as SDKs write them, a name past 200 characters.
  */
-export interface CountShape extends SpanShape {
+export interface CountShape {
+  id: string;
   /** The span name (what faultline_call_role reads for connects); default the id. */
   name?: string;
   kind: SpanShape['kind'] | 'Consumer' | 'SPAN_KIND_CLIENT' | 'SPAN_KIND_SERVER' | 'SPAN_KIND_INTERNAL';
+  attrs: Record<string, string>;
   /** Default: 'Error' when the span carries a class, else 'Unset'. */
   status?: 'Unset' | 'Ok' | 'Error' | 'STATUS_CODE_ERROR';
 }

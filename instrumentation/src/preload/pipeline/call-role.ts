@@ -1,23 +1,16 @@
 import type { Attributes } from '@opentelemetry/api';
+import { isConnectName } from '../../envelope/counted-call.js';
 import type { Envelope } from '../../types.js';
 
-/**
- * Span names of pool checkouts and connection establishment, as the Node.js instrumentations emit
- * them (instrumentation-pg `pg-pool.connect`/`pg.connect`, instrumentation-ioredis `connect`,
- * instrumentation-redis `redis-connect`, instrumentation-mysql `mysql.connect`; mysql2 and tedious
- * make no connect span). The same list as sql/schema/005_functions.sql, for spans of other SDKs.
- */
-const CONNECT_NAMES = new Set(['pg-pool.connect', 'pg.connect', 'connect', 'redis-connect', 'mysql.connect']);
-
-export function isConnectName(name: string): boolean {
-  return CONNECT_NAMES.has(name);
-}
+// The checkout and connect span names are faultline_call_role's (sql/schema/005_functions.sql),
+// kept once beside its TypeScript twin.
+export { isConnectName };
 
 /** A database connect or pool checkout span, whatever its outcome (only a success is a `checkout`). */
 export function isConnectSpan(name: string | undefined, attrs: Attributes | undefined): boolean {
   return (
     name !== undefined &&
-    CONNECT_NAMES.has(name) &&
+    isConnectName(name) &&
     attrs !== undefined &&
     (attrs['db.system.name'] !== undefined || attrs['db.system'] !== undefined)
   );

@@ -7,16 +7,27 @@
  */
 const ENTRY = Symbol('faultline.entry');
 const STARTED_AT = Symbol('faultline.startedAt');
+const CALLER = Symbol('faultline.caller');
 
 interface Marked {
   [ENTRY]?: boolean;
   [STARTED_AT]?: number;
+  [CALLER]?: string;
 }
 
-export function markStart(span: object, entry: boolean, startedAt: number): void {
+export function markStart(span: object, entry: boolean, startedAt: number, caller: string): void {
   const marked = span as Marked;
   marked[ENTRY] = entry;
   marked[STARTED_AT] = startedAt;
+  marked[CALLER] = caller;
+}
+
+/**
+ * The span id of the call this span's request came from: the remote parent of its local root
+ * (faultline.caller_span_id), '' when the request had none or the span is unmarked.
+ */
+export function callerOf(span: object): string {
+  return (span as Marked)[CALLER] ?? '';
 }
 
 /** Whether the span belongs to a request this process received from outside (see the processor). */

@@ -11,9 +11,11 @@ import {
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import {
   ATTR_CALL_ROLE,
+  ATTR_CALLER_SPAN_ID,
   ATTR_CLASS,
   ATTR_CORRELATION_ID,
   ATTR_ENTRY,
+  ATTR_PREVIOUS_CLASS,
   ATTR_PROPAGATED,
   ATTR_SOURCE,
 } from '../../envelope/attribute-names.js';
@@ -22,6 +24,7 @@ import { failingHttpStatusOf, httpStatusOf } from '../../envelope/http-status-of
 import { sourceOf } from '../../envelope/span-source.js';
 import { classifyHttpResponse } from '../../http/classify-http-response.js';
 import type { Envelope } from '../../types.js';
+import type { CallCounter } from './call-counter.js';
 import {
   isConnectSpan,
   isTransport,
@@ -39,7 +42,7 @@ import type { ResponseRecord } from './response-registry.js';
 import { recordServerAnswer } from './server-answer.js';
 import { markFailed, setEnvelope } from './span-envelope.js';
 import { fileRecordedExceptions, hasSpanError } from './span-errors.js';
-import { isEntry, markStart } from './span-marks.js';
+import { callerOf, isEntry, markStart } from './span-marks.js';
 
 /**
  * Gives every span its correlation id (successes too: the dashboard needs denominators), on the
@@ -54,7 +57,11 @@ export class FaultlineSpanProcessor implements SpanProcessor {
   /** Export what the collector would derive too (FAULTLINE_EXPORT_DERIVED), for other backends. */
   private readonly exportDerived: boolean;
 
-  constructor(private readonly state: PreloadState) {
+  constructor(
+    private readonly state: PreloadState,
+    /** Exact counts of every call (sdk/count-meter.ts); none under an application's own SDK. */
+    private readonly counter?: CallCounter,
+  ) {
     this.attempts = new RepeatAttempts(state.attempts, state.repeats);
     this.exportDerived = state.config.exportDerived;
   }
@@ -87,7 +94,12 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       // parent) and its local descendants; this service is the request's entry, its calls the
       // workflow's steps.
       const entry = parent === undefined ? sdkSpan.kind === SpanKind.SERVER : isEntry(parent);
-      markStart(span, entry, startedAt);
+      // The call this request came from: a local parent knows it; a span whose parent is remote
+      // (a server span under the caller's traceparent) starts the request here, under that call.
+      const remote = sdkSpan.parentSpanContext;
+      const caller =
+        parentAttrs !== undefined ? callerOf(parent as object) : remote?.isRemote ? remote.spanId : '';
+      markStart(span, entry, startedAt, caller);
       if (sdkSpan.kind !== SpanKind.INTERNAL) {
         // A root server span is the entry by what it is (derived-attributes.ts); a span whose
         // context held an invalid parent is a root too, yet not one this process received.
@@ -155,6 +167,15 @@ export class FaultlineSpanProcessor implements SpanProcessor {
         // TypeError is a bug and an http-errors 503 an outage, and the server's status its echo.
         const envelope = this.classify(span, sdkSpan, attrs);
         if (envelope) setEnvelope(span, envelope);
+      }
+      // A failure row below a server span names the call it served (first_hand_failures: the
+      // caller's call is its echo even when the server span between them did not fail).
+      if (
+        kind !== SpanKind.SERVER &&
+        (attrs[ATTR_CLASS] !== undefined || attrs[ATTR_PREVIOUS_CLASS] !== undefined)
+      ) {
+        const caller = callerOf(span);
+        if (caller !== '') span.setAttribute(ATTR_CALLER_SPAN_ID, caller);
       }
       this.propagate(span, sdkSpan, kind, failedLean || attrs[ATTR_CLASS] !== undefined);
       // A root server span ends its request here. Under a trace-id correlation no other request
@@ -246,7 +267,10 @@ export class FaultlineSpanProcessor implements SpanProcessor {
     );
   }
 
-  onEnd(): void {}
+  // Every recording span, sampled or not, with its attributes final: the exact counts.
+  onEnd(span: ReadableSpan): void {
+    this.counter?.count(span);
+  }
 
   forceFlush(): Promise<void> {
     return Promise.resolve();

@@ -1,5 +1,6 @@
+import { type CountSettings, readCountSettings } from './count-config.js';
 import { knownInstrumentationNames } from './instrumentation-names.js';
-import { readSampling } from './sampler.js';
+import { readKeepFailures, readSampling } from './sampler.js';
 import type {
   ExportProtocol,
   ExportSettings,
@@ -9,7 +10,7 @@ import type {
   StartOptions,
 } from './types.js';
 
-const DEFAULT_ENDPOINT = 'http://localhost:4318';
+export const DEFAULT_ENDPOINT = 'http://localhost:4318';
 const DEFAULT_PEEK_MAX_BYTES = 16_384;
 /**
  * The preload's batch delay when OTEL_BSP_SCHEDULE_DELAY is unset: spans of an incident in
@@ -33,11 +34,13 @@ export function readConfig(
 ): {
   config: PreloadConfig;
   exporter: ExportSettings;
+  counts: CountSettings;
   warnings: string[];
 } {
   const { config: faultline, warnings, warn, flag } = readSwitches(options, env);
 
   const sampling = readSampling(env, warn);
+  const keepFailures = readKeepFailures(sampling, options.keepFailures, flag);
   const queue = env.OTEL_BSP_MAX_QUEUE_SIZE?.trim();
   if (queue && !(Number.isInteger(Number(queue)) && Number(queue) > 0)) {
     warn('OTEL_BSP_MAX_QUEUE_SIZE', queue, 'use a positive whole number (using 2048)');
@@ -51,6 +54,7 @@ export function readConfig(
       serviceName: options.serviceName ?? (env.OTEL_SERVICE_NAME?.trim() || undefined),
       instrumentations: readInstrumentationSelection(options, env, warn),
       sampling,
+      keepFailures,
     },
     exporter: {
       url: tracesUrl(options, env, warn),
@@ -59,6 +63,7 @@ export function readConfig(
       maxQueueSize: options.maxQueueSize,
       scheduledDelayMillis: env.OTEL_BSP_SCHEDULE_DELAY?.trim() ? undefined : PRELOAD_SCHEDULE_DELAY_MS,
     },
+    counts: readCountSettings(options, env, warn, flag),
     warnings,
   };
 }
@@ -140,7 +145,7 @@ function tracesUrl(options: StartOptions, env: Env, warn: Warn): string | undefi
   return signal || base ? `${DEFAULT_ENDPOINT}/v1/traces` : undefined;
 }
 
-function isHttpUrl(value: string): boolean {
+export function isHttpUrl(value: string): boolean {
   try {
     const { protocol } = new URL(value);
     return protocol === 'http:' || protocol === 'https:';

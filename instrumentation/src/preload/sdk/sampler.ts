@@ -5,6 +5,7 @@ import {
 } from '@opentelemetry/sampler-composite';
 import type { Sampler } from '@opentelemetry/sdk-trace-base';
 import type { Env, Warn } from './config.js';
+import { RecordUnsampled } from './keep-failures-sampler.js';
 import type { RatioSampling } from './types.js';
 
 const SAMPLERS = new Set([
@@ -33,6 +34,22 @@ export function readSampling(env: Env, warn: Warn): RatioSampling | undefined {
   return { parentBased: name === 'parentbased_traceidratio', ratio: readRatio(env, warn) };
 }
 
+/**
+ * The keep-every-failure option (keep-failures-processor.ts): the start option, else
+ * FAULTLINE_KEEP_FAILURES, else on exactly when the ratio drops traces (below 1). Only under a
+ * ratio sampler: the preload builds no other, so the variable is not even read. `on` at ratio 1
+ * still matters under parentbased_traceidratio, whose spans follow an upstream service that may
+ * not have sampled; at ratio 1 by default nothing is installed and no span pays for it.
+ */
+export function readKeepFailures(
+  sampling: RatioSampling | undefined,
+  option: boolean | undefined,
+  flag: (name: string, fallback: boolean) => boolean,
+): boolean {
+  if (!sampling) return false;
+  return option ?? flag('FAULTLINE_KEEP_FAILURES', sampling.ratio < 1);
+}
+
 function readRatio(env: Env, warn: Warn): number {
   const raw = env.OTEL_TRACES_SAMPLER_ARG?.trim();
   if (!raw) return DEFAULT_RATIO;
@@ -49,10 +66,17 @@ function readRatio(env: Env, warn: Warn): number {
  * tracestate as `ot=th:<hex>` (0.25 → `th:c`, 1 → `th:0`), so a stored span counts for
  * 2^56 / (2^56 − threshold) spans and the mark travels downstream in the `tracestate` header.
  * The parent-based form keeps a child exactly when its parent was kept, with the parent's threshold.
+ * With `keepFailures` the spans it drops are recorded unsampled instead (keep-failures-sampler.ts).
  * Undefined leaves the sampler to the SDK's own reading of OTEL_TRACES_SAMPLER.
  */
-export function createSampler(sampling: RatioSampling | undefined): Sampler | undefined {
+export function createSampler(
+  sampling: RatioSampling | undefined,
+  keepFailures = false,
+): Sampler | undefined {
   if (!sampling) return undefined;
   const ratio = createComposableProbabilitySampler(sampling.ratio);
-  return createCompositeSampler(sampling.parentBased ? createComposableParentThresholdSampler(ratio) : ratio);
+  const sampler = createCompositeSampler(
+    sampling.parentBased ? createComposableParentThresholdSampler(ratio) : ratio,
+  );
+  return keepFailures ? new RecordUnsampled(sampler) : sampler;
 }

@@ -25,10 +25,12 @@ import { setExportDerived } from '../pipeline/span-envelope.js';
 import { FaultlineSpanProcessor } from '../pipeline/span-processor.js';
 import { safely, warnOnce } from '../shared/safe.js';
 import { readConfig } from './config.js';
+import { type CountExport, startCountExport } from './count-meter.js';
 import { ExitFlushProcessor } from './exit-flush-processor.js';
 import { installExitHooks } from './exit-hooks.js';
 import { createExporter } from './exporter.js';
 import { createInstrumentations } from './instrumentations.js';
+import { KeepFailuresProcessor } from './keep-failures-processor.js';
 import { createSampler } from './sampler.js';
 import type { StartOptions } from './types.js';
 
@@ -39,6 +41,7 @@ const EXIT_EXPORT_TIMEOUT_MS = 500;
 interface Running {
   provider: NodeTracerProvider;
   batch: ExitFlushProcessor;
+  counts: CountExport | undefined;
   cleanups: (() => void)[];
   stopped?: Promise<void>;
 }
@@ -58,7 +61,7 @@ export function start(options: StartOptions = {}): void {
   if (holder[KEY]) return;
   holder[KEY] = 'starting';
   safely('start', () => {
-    const { config, exporter, warnings } = readConfig(options);
+    const { config, exporter, counts: countSettings, warnings } = readConfig(options);
     if (config.debug) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.DEBUG);
     for (const w of warnings) warnOnce(w);
     if (config.disabled) return;
@@ -89,13 +92,22 @@ export function start(options: StartOptions = {}): void {
         [DISTRO_NAME_KEY]: DISTRO_NAME,
       }),
     );
+    // Every call and failure, counted in process whatever the sampler keeps (pipeline/call-counter.ts).
+    const counts = startCountExport(countSettings, resource);
     // None for every sampler but the two ratio ones: the SDK reads OTEL_TRACES_SAMPLER itself. Left
     // out rather than undefined, which the SDK's config merge would take over its own default.
-    const sampler = createSampler(config.sampling);
+    // Spans the ratio drops are still recorded when either needs to see them end: the kept
+    // failures, and the counts, which must count every call.
+    const sampler = createSampler(config.sampling, config.keepFailures || counts !== undefined);
     const provider = new NodeTracerProvider({
       resource,
       ...(sampler ? { sampler } : {}),
-      spanProcessors: [new FaultlineSpanProcessor(state), batch],
+      // After Faultline's processor, whose onEnding settles what failed. Only when the option is
+      // on: otherwise the batch processor sees the spans directly, at no cost per span.
+      spanProcessors: [
+        new FaultlineSpanProcessor(state, counts?.counter),
+        config.keepFailures ? new KeepFailuresProcessor(batch) : batch,
+      ],
     });
     provider.register({
       propagator: new CompositePropagator({
@@ -111,10 +123,11 @@ export function start(options: StartOptions = {}): void {
       // A SIGTERM can arrive while a fetch span waits for its body to be read: end it now.
       endSpansWaitingOnBodies();
       flushedAt = batch.accepted;
-      return batch.flushForExit();
+      return Promise.all([batch.flushForExit(), counts?.flushForExit()]).then(() => undefined);
     };
-    cleanups.push(installExitHooks(flush, () => batch.accepted > flushedAt));
-    holder[KEY] = { provider, batch, cleanups };
+    const unflushed = () => batch.accepted > flushedAt || counts?.hasUnflushed() === true;
+    cleanups.push(installExitHooks(flush, unflushed));
+    holder[KEY] = { provider, batch, counts, cleanups };
   });
 }
 
@@ -124,7 +137,9 @@ export function shutdown(): Promise<void> {
   if (!current || current === 'starting') return Promise.resolve();
   current.stopped ??= (async () => {
     for (const cleanup of current.cleanups) safely('cleanup', cleanup);
-    await current.provider.shutdown().catch((err: unknown) => diag.warn('faultline: shutdown failed', err));
+    await Promise.all([current.provider.shutdown(), current.counts?.shutdown()]).catch((err: unknown) =>
+      diag.warn('faultline: shutdown failed', err),
+    );
   })();
   return current.stopped;
 }

@@ -36,6 +36,12 @@ export interface StartOptions {
   maxQueueSize?: number;
   /** Log hook failures and warnings through `diag` at debug level; default FAULTLINE_DEBUG. */
   debug?: boolean;
+  /**
+   * Under a ratio sampler, export every failed span (and, in a trace the sampler dropped, its
+   * local ancestors) whatever the sampler said, weighted so counts stay exact; default on when the
+   * ratio is below 1 (FAULTLINE_KEEP_FAILURES). No effect under other samplers.
+   */
+  keepFailures?: boolean;
 }
 
 export type ExportProtocol = 'http/protobuf' | 'http/json';
@@ -56,6 +62,8 @@ export interface PreloadConfig extends FaultlineConfig {
   instrumentations: InstrumentationSelection;
   /** The ratio sampler the preload builds; absent leaves OTEL_TRACES_SAMPLER to the SDK. */
   sampling?: RatioSampling;
+  /** The keep-every-failure option (sdk/keep-failures-*.ts); only ever true with `sampling`. */
+  keepFailures?: boolean;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { diag } from '@opentelemetry/api';
-import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 /** The exporter's retry policy (otlp-exporter-base RetryingTransport), kept as is. */
 const MAX_RETRIES = 5;
@@ -23,9 +22,10 @@ interface Transport {
  * alive until the retries give up (up to the 10 s export timeout) when the collector is down.
  * This swaps the exporter's retrying transport for one with the same policy whose waits are
  * unref'd, around the exporter's own HTTP transport: the real exporter still does the sending.
- * Returns false (and leaves the exporter as is) if its internals ever change shape.
+ * Returns false (and leaves the exporter as is) if its internals ever change shape. Any OTLP/HTTP
+ * exporter of the line (spans, and the call counts' metrics) has the same shape.
  */
-export function unrefExportRetries(exporter: SpanExporter): boolean {
+export function unrefExportRetries(exporter: object): boolean {
   // OTLPExporterBase → OTLPExportDelegate → RetryingTransport → HttpExporterTransport (0.223).
   const delegate = (exporter as unknown as { _delegate?: { _transport?: unknown } })._delegate;
   const retrying = delegate?._transport as { _transport?: unknown } | undefined;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
 import { addDerivedAttributes } from '../../../src/derive/derived-attributes.js';
 import { DISTRO_NAME, DISTRO_NAME_KEY } from '../../../src/envelope/attribute-names.js';
+import { decodeMetricsRequest, type ReceivedPoint } from './otlp-metrics.js';
 
 /** One exported span, flattened from either OTLP encoding so tests assert on plain values. */
 export interface ReceivedSpan {
@@ -175,10 +176,22 @@ function flatten(request: WireRequest): ReceivedSpan[] {
   return out;
 }
 
-/** An in-process OTLP/HTTP trace receiver on 127.0.0.1:0 that accepts protobuf and JSON. */
+/** An export of the preload's call counts (`…/v1/metrics`), kept apart from the trace exports. */
+export interface ReceivedMetricsRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  points: ReceivedPoint[];
+}
+
+/**
+ * An in-process OTLP/HTTP receiver on 127.0.0.1:0 that accepts protobuf and JSON: traces, and the
+ * preload's call counts on any path ending in /v1/metrics (in `metrics` only, so `requests`,
+ * `contentTypes` and `spans` stay the traces').
+ */
 export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
+  metrics: ReceivedMetricsRequest[];
   /** Content types of the export requests received, to prove which encoding was used. */
   contentTypes: string[];
   /** Every export request in arrival order, undecodable ones included (with no spans). */
@@ -190,12 +203,26 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const contentTypes: string[] = [];
   const requests: ReceivedRequest[] = [];
+  const metrics: ReceivedMetricsRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const type = String(req.headers['content-type'] ?? '');
+      if ((req.url ?? '').split('?')[0]?.endsWith('/v1/metrics')) {
+        try {
+          metrics.push({
+            path: req.url ?? '',
+            headers: req.headers,
+            points: decodeMetricsRequest(body, type),
+          });
+          res.writeHead(200, { 'content-type': type || 'application/x-protobuf' }).end();
+        } catch (err) {
+          res.writeHead(400).end(String(err));
+        }
+        return;
+      }
       contentTypes.push(type);
       const request: ReceivedRequest = { path: req.url ?? '', headers: req.headers, body, spans: [] };
       requests.push(request);
@@ -221,6 +248,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     spans,
+    metrics,
     contentTypes,
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
