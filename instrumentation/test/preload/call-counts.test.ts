@@ -33,6 +33,8 @@ interface Run {
   mode: Exclude<PreloadMode, 'none'>;
   requests: number;
   env: Record<string, string>;
+  /** Each request arrives from an instrumented caller that sampled its trace out. */
+  unsampledCaller?: boolean;
 }
 
 const SAMPLED = { OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' };
@@ -45,6 +47,9 @@ const RUNS = {
     env: { ...SAMPLED, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
   },
   unsampled: { mode: 'import', requests: 10, env: {} },
+  // The default sampler (parentbased_always_on) behind a caller that did not sample: the SDK would
+  // not even record these spans; the counts still see every call.
+  behindunsampled: { mode: 'import', requests: 20, env: {}, unsampledCaller: true },
   countsoff: { mode: 'import', requests: 10, env: { FAULTLINE_COUNTS: 'off' } },
   metricsnone: { mode: 'require', requests: 10, env: { OTEL_METRICS_EXPORTER: 'none' } },
 } satisfies Record<string, Run>;
@@ -57,7 +62,7 @@ const results = new Map<RunName, FixtureResult>();
 /** The upstream path request i calls: /status/503, /status/429 or a success. */
 const pathOf = (i: number) => (FAILING[i] ? `/status/${FAILING[i]}` : `/ok/${i}`);
 
-async function runService(run: RunName, { mode, requests, env }: Run): Promise<void> {
+async function runService(run: RunName, { mode, requests, env, unsampledCaller }: Run): Promise<void> {
   const service = await startService({
     fixture: 'counted-calls.mjs',
     mode,
@@ -73,7 +78,10 @@ async function runService(run: RunName, { mode, requests, env }: Run): Promise<v
   });
   // Sequential and a little spread out, so the counts leave over several periodic exports.
   for (let i = 0; i < requests; i++) {
-    const res = await fetch(`${service.url}/call${pathOf(i)}`);
+    const headers: Record<string, string> = unsampledCaller
+      ? { traceparent: `00-${'ab'.repeat(8)}${String(i).padStart(16, '0')}-${'cd'.repeat(8)}-00` }
+      : {};
+    const res = await fetch(`${service.url}/call${pathOf(i)}`, { headers });
     await res.arrayBuffer();
     expect(res.status).toBe(FAILING[i] ? 502 : 200);
     if (i % 20 === 19) await new Promise((resolve) => setTimeout(resolve, 250));
@@ -182,6 +190,22 @@ describe('exact call counts under OTEL_TRACES_SAMPLER=traceidratio, ratio 0.1', 
 describe('the counts without sampling, and switched off', () => {
   it('count the same way with the default sampler', () => {
     expectExactCounts('unsampled', RUNS.unsampled.requests);
+  });
+
+  it('count every call behind a caller that sampled its trace out, and export none of its spans', () => {
+    const points = pointsOf('behindunsampled');
+    const dependency = upstream.url.replace('http://', '');
+    const requests = RUNS.behindunsampled.requests;
+    const failing = Object.keys(FAILING).filter((i) => Number(i) < requests).length;
+    // Not entries: each request has its caller's span as parent.
+    expect(totals(points, COUNT_CALLS, CALL_KEYS)).toEqual({
+      'span_kind=Server source=http dependency= entry=false': requests,
+      [`span_kind=Client source=http dependency=${dependency} entry=false`]: requests,
+    });
+    expect(Object.values(totals(points, COUNT_FAILURES, FAILURE_KEYS)).reduce((a, b) => a + b, 0)).toBe(
+      2 * failing,
+    );
+    expect(receiver.requests.some((r) => r.path === '/behindunsampled/v1/traces')).toBe(false);
   });
 
   it('export nothing with FAULTLINE_COUNTS=off or OTEL_METRICS_EXPORTER=none, spans unchanged', () => {

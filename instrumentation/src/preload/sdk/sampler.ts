@@ -3,7 +3,7 @@ import {
   createComposableProbabilitySampler,
   createCompositeSampler,
 } from '@opentelemetry/sampler-composite';
-import type { Sampler } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, ParentBasedSampler, type Sampler } from '@opentelemetry/sdk-trace-base';
 import type { Env, Warn } from './config.js';
 import { RecordUnsampled } from './keep-failures-sampler.js';
 import type { RatioSampling } from './types.js';
@@ -72,11 +72,25 @@ function readRatio(env: Env, warn: Warn): number {
 export function createSampler(
   sampling: RatioSampling | undefined,
   keepFailures = false,
+  samplerName?: string,
 ): Sampler | undefined {
-  if (!sampling) return undefined;
+  if (!sampling) return recordingDefault(keepFailures, samplerName);
   const ratio = createComposableProbabilitySampler(sampling.ratio);
   const sampler = createCompositeSampler(
     sampling.parentBased ? createComposableParentThresholdSampler(ratio) : ratio,
   );
   return keepFailures ? new RecordUnsampled(sampler) : sampler;
+}
+
+/**
+ * The SDK's default (parentbased_always_on), built here only when unsampled spans must still be
+ * recorded (the in-process counts): behind an upstream service that sampled its trace out, the
+ * default drops every span of the request unrecorded, and its calls and failures would go
+ * uncounted. Recorded, they are counted and still never exported (the batch processor exports
+ * sampled spans only). Any other sampler named is the SDK's to build, as asked.
+ */
+function recordingDefault(record: boolean, samplerName: string | undefined): Sampler | undefined {
+  const name = samplerName?.trim();
+  if (!record || (name && name !== 'parentbased_always_on')) return undefined;
+  return new RecordUnsampled(new ParentBasedSampler({ root: new AlwaysOnSampler() }));
 }

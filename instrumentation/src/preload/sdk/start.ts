@@ -94,11 +94,16 @@ export function start(options: StartOptions = {}): void {
     );
     // Every call and failure, counted in process whatever the sampler keeps (pipeline/call-counter.ts).
     const counts = startCountExport(countSettings, resource);
-    // None for every sampler but the two ratio ones: the SDK reads OTEL_TRACES_SAMPLER itself. Left
+    // None for every sampler but the two ratio ones (and the default, when the counts need the spans
+    // of an unsampled upstream trace recorded): the SDK reads OTEL_TRACES_SAMPLER itself. Left
     // out rather than undefined, which the SDK's config merge would take over its own default.
     // Spans the ratio drops are still recorded when either needs to see them end: the kept
     // failures, and the counts, which must count every call.
-    const sampler = createSampler(config.sampling, config.keepFailures || counts !== undefined);
+    const sampler = createSampler(
+      config.sampling,
+      config.keepFailures || counts !== undefined,
+      process.env.OTEL_TRACES_SAMPLER,
+    );
     const provider = new NodeTracerProvider({
       resource,
       ...(sampler ? { sampler } : {}),
