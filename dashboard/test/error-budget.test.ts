@@ -66,6 +66,27 @@ describe('computeBudget', () => {
     expect(b.burn['5m']).toBe(0);
   });
 
+  it('holds still while the clock moves and nothing new is stored', () => {
+    // One hour of traffic, stored until TO - 600; read at TO, then an hour and a day later.
+    const quiet = {
+      service: 'checkout',
+      total: counts(12_000, { '1h': 12_000, '6h': 12_000, '3d': 12_000 }, 12_000),
+      firstSeenS: TO - 4200,
+      lastSeenS: TO - 600,
+      failuresByClass: { transient: counts(654, { '1h': 654, '6h': 654, '3d': 654 }, 654) },
+    };
+    const at = (nowS: number) => computeBudget(quiet, { ...settings, toS: nowS, nowS });
+    const first = at(TO);
+    // The hour of data stands for 1/720 of the 30 days: 8,640,000 calls expected, 1% allowed.
+    expect(first.allowedInPeriod).toBeCloseTo(86_400);
+    expect(first.periodCoverage).toBeCloseTo(1 / 720);
+    for (const later of [at(TO + 3600), at(TO + DAY)]) {
+      expect(later.allowedInPeriod).toBe(first.allowedInPeriod);
+      expect(later.usedInPeriod).toBe(first.usedInPeriod);
+      expect(later.periodCoverage).toBe(first.periodCoverage);
+    }
+  });
+
   it('says the budget is exhausted once the period has spent it, and nothing when nothing burns', () => {
     const spent = {
       service: 'ledger',

@@ -1,4 +1,4 @@
-import { budgetDefaults, type CallerFaultMode, parseSli, type Sli } from '../budget/index.js';
+import { budgetDefaults, type CallerFaultMode, type Sli } from '../budget/index.js';
 import { DEFAULT_ALERT_RULES, readAlertRulesFile } from './alert-rules-file.js';
 import type { BurnRule } from './burn-rules.js';
 import type { ClassRule } from './class-rules.js';
@@ -103,9 +103,7 @@ export function resolveAlertConfig(
     webhookFormat,
     pagerdutyRoutingKey: routingKey,
     callerFaults: budget.callerFaults,
-    sli: env.FAULTLINE_ALERT_SLI?.trim()
-      ? parseSli(env.FAULTLINE_ALERT_SLI.trim(), 'FAULTLINE_ALERT_SLI')
-      : 'calls',
+    sli: budget.sli,
     dashboardUrl:
       httpUrl('FAULTLINE_DASHBOARD_PUBLIC_URL', env.FAULTLINE_DASHBOARD_PUBLIC_URL) ??
       `http://127.0.0.1:${port}`,

@@ -31,6 +31,7 @@ export function callBudgetInputs(calls: Row[], failures: Row[]): BudgetInput[] {
       service: str(r.service),
       total: budgetCounts(r, 'calls', 'range_calls', 'period_calls'),
       firstSeenS: num(r.first_seen),
+      ...lastSeen(r),
       failuresByClass: {},
       propagated: 0,
     });
@@ -51,6 +52,11 @@ export function callBudgetInputs(calls: Row[], failures: Row[]): BudgetInput[] {
     input.propagated = Math.max(0, (allInRange.get(input.service) ?? 0) - firstHand);
   }
   return [...byService.values()];
+}
+
+/** The end of the last stored minute, where the query gives it (older callers' rows may not). */
+function lastSeen(r: Row): { lastSeenS?: number } {
+  return r.last_seen === undefined ? {} : { lastSeenS: num(r.last_seen) };
 }
 
 function addCounts(a: BudgetCounts, b: BudgetCounts): BudgetCounts {
@@ -83,6 +89,7 @@ export function requestBudgetInputs(rows: Row[]): BudgetInput[] {
     const c = budgetCounts(r, 'requests', 'range_requests', 'period_requests');
     input.total = addCounts(input.total, c);
     input.firstSeenS = Math.min(input.firstSeenS, num(r.first_seen));
+    if (r.last_seen !== undefined) input.lastSeenS = Math.max(input.lastSeenS ?? 0, num(r.last_seen));
     const cls = str(r.class);
     if (cls !== '') input.failuresByClass[cls] = addCounts(input.failuresByClass[cls] ?? zeroCounts(), c);
     byService.set(service, input);

@@ -10,7 +10,12 @@ export const DEFAULT_PERIOD_DAYS = 30;
 /** Which calls a budget panel counts: the entry service's requests, or logical outbound calls. */
 export const SLIS = ['requests', 'calls'] as const;
 export type Sli = (typeof SLIS)[number];
-export const DEFAULT_SLI: Sli = 'requests';
+/**
+ * The SLI the burn-rate alerts measure unless FAULTLINE_ALERT_SLI says otherwise: logical outbound
+ * calls. The Overview shows the same SLI by default (budgetDefaults().sli), so the budget on the
+ * page and the pages the alerts send burn on one denominator.
+ */
+export const DEFAULT_SLI: Sli = 'calls';
 
 /**
  * Classes that are the caller's fault: shown apart, and counted against the budget only when the
@@ -83,10 +88,12 @@ export function budgetDefaults(env: NodeJS.ProcessEnv = process.env): {
   slo: number;
   periodDays: number;
   callerFaults: CallerFaultMode;
+  sli: Sli;
 } {
   const slo = env.FAULTLINE_SLO_TARGET;
   const period = env.FAULTLINE_SLO_PERIOD_DAYS;
   const callerFaults = env.FAULTLINE_BUDGET_CALLER_FAULTS;
+  const sli = env.FAULTLINE_ALERT_SLI?.trim();
   return {
     slo: slo === undefined || slo === '' ? DEFAULT_SLO : parseSlo(slo, 'FAULTLINE_SLO_TARGET'),
     periodDays:
@@ -97,5 +104,6 @@ export function budgetDefaults(env: NodeJS.ProcessEnv = process.env): {
       callerFaults === undefined || callerFaults === ''
         ? 'exclude'
         : parseCallerFaults(callerFaults, 'FAULTLINE_BUDGET_CALLER_FAULTS'),
+    sli: sli ? parseSli(sli, 'FAULTLINE_ALERT_SLI') : DEFAULT_SLI,
   };
 }

@@ -28,6 +28,11 @@ export interface BudgetInput {
   total: BudgetCounts;
   /** Unix seconds of the first call seen in the period (bounds the observed time). */
   firstSeenS: number;
+  /**
+   * Unix seconds just after the last call stored in the period (the end of its minute). The
+   * observed time ends here, not at the clock: with nothing new stored, no figure moves.
+   */
+  lastSeenS?: number;
   /** First-hand failures by class. */
   failuresByClass: Record<string, BudgetCounts>;
   /** Echoes of deeper failures in the range, shown beside, never counted (calls SLI only). */
@@ -56,6 +61,8 @@ export interface ServiceBudget {
   failuresByClass: Record<string, number>;
   /** Failures the SLO allows over the whole period at the observed call rate. */
   allowedInPeriod: number;
+  /** The share of the SLO period the stored traffic spans (0 to 1): what the allowance extrapolates from. */
+  periodCoverage: number;
   /** Share of the period's budget the range's failures spent. */
   usedByRange: number;
   usedByRangeByClass: Record<string, number>;
@@ -85,7 +92,9 @@ export function computeBudget(input: BudgetInput, s: BudgetSettings): ServiceBud
       (acc, [cls, c]) => acc + (!countedOnly || countsAgainstBudget(cls, s.callerFaults) ? pick(c) : 0),
       0,
     );
-  const endS = Math.min(s.toS, s.nowS ?? s.toS);
+  // The time the stored traffic spans, from its first to its last call in the period: the clock
+  // moving on with nothing new stored changes no allowance (issue 30: figures that hold still).
+  const endS = Math.min(s.toS, s.nowS ?? s.toS, input.lastSeenS ?? Number.POSITIVE_INFINITY);
   const observedS = Math.max(60, endS - Math.max(input.firstSeenS, s.toS - s.periodS));
   const expectedInPeriod = input.total.period * (s.periodS / Math.min(observedS, s.periodS));
   const allowedInPeriod = expectedInPeriod * allowedRate;
@@ -116,6 +125,7 @@ export function computeBudget(input: BudgetInput, s: BudgetSettings): ServiceBud
     propagated: input.propagated ?? 0,
     failuresByClass,
     allowedInPeriod,
+    periodCoverage: Math.min(1, observedS / s.periodS),
     usedByRange: allowedInPeriod > 0 ? failures / allowedInPeriod : 0,
     usedByRangeByClass,
     usedInPeriod: allowedInPeriod > 0 ? periodFailures / allowedInPeriod : 0,

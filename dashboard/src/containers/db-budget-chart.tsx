@@ -89,7 +89,9 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
             {params.callerFaults === 'exclude' ? (
               <th title="validation, not counted">caller faults</th>
             ) : null}
-            <th title={`failures the SLO allows over ${params.periodDays} days at this rate`}>
+            <th
+              title={`failures the SLO allows over ${params.periodDays} days at the stored traffic's rate, and the share of the period that traffic spans`}
+            >
               allowed / period
             </th>
             <th>range used</th>
@@ -137,7 +139,16 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
               {params.callerFaults === 'exclude' ? (
                 <td data-testid="budget-caller-faults">{formatCount(b.callerFaults)}</td>
               ) : null}
-              <td data-testid="budget-allowed">{allowedText(b.allowedInPeriod)}</td>
+              <td data-testid="budget-allowed">
+                {allowedText(b.allowedInPeriod)}{' '}
+                <span
+                  className="muted nowrap"
+                  data-testid="budget-coverage"
+                  title="the stored traffic spans this share of the SLO period; the allowance extrapolates from it"
+                >
+                  from {formatPercent(b.periodCoverage, b.periodCoverage < 0.1 ? 2 : 1)}
+                </span>
+              </td>
               <td data-testid="budget-used-range">{formatPercent(b.usedByRange, 2)}</td>
               <td data-testid="budget-used-period" className={b.usedInPeriod >= 1 ? 'bad' : undefined}>
                 {formatPercent(b.usedInPeriod, 2)}
@@ -185,6 +196,7 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
           : ''}
       </p>
       <p className="muted">
+        The allowance extrapolates the stored traffic over the period, so figures change only when data does.
         Exhaustion assumes the last hour&apos;s failure rate continues; burn 1× spends the budget exactly over
         the period.
       </p>

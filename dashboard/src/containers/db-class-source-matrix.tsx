@@ -115,7 +115,10 @@ export async function DBClassSourceMatrix({
                       </Link>
                       <br />
                       <span className="muted">
-                        {formatPercent(total ? cell.failures / total : 0)} · retryable{' '}
+                        <span title="of all first-hand failures in the matrix, caller faults included">
+                          {formatPercent(total ? cell.failures / total : 0)} of all
+                        </span>{' '}
+                        · retryable{' '}
                         {formatPercent(cell.failures ? cell.retryableFailures / cell.failures : 0, 0)}
                       </span>
                     </td>

@@ -40,8 +40,10 @@ export async function DBHeadline({ params }: { params: DashboardParams }) {
             </>
           ) : null}{' '}
           eat the most budget {rangeText(params)}:{' '}
-          <strong data-testid="headline-failures">{formatCount(h.failures)}</strong> of{' '}
-          {formatCount(h.totalFailures)} first-hand failures ({formatPercent(h.failureShare)}).
+          <strong data-testid="headline-failures">{formatCount(h.failures)}</strong> of the{' '}
+          {formatCount(h.totalFailures)} first-hand failures counted against the budget (
+          <span data-testid="headline-share">{formatPercent(h.failureShare)}</span>
+          {params.callerFaults === 'exclude' ? ', caller faults left out' : ''}).
         </p>
       ) : (
         <p>No first-hand failures counted against the budget {rangeText(params)}.</p>

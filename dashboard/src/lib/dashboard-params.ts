@@ -1,7 +1,6 @@
 import {
   budgetDefaults,
   type CallerFaultMode,
-  DEFAULT_SLI,
   parseCallerFaults,
   parsePeriodDays,
   parseSli,
@@ -98,7 +97,7 @@ export function parseDashboardParams(sp: SearchParams, nowMs: number = Date.now(
     dependency: parseDependency(sp),
     slo: slo === undefined ? defaults.slo : parseSlo(slo, 'slo'),
     periodDays: period === undefined ? defaults.periodDays : parsePeriodDays(period, 'period'),
-    sli: sli === undefined ? DEFAULT_SLI : parseSli(sli, 'sli'),
+    sli: sli === undefined ? defaults.sli : parseSli(sli, 'sli'),
     callerFaults:
       callerFaults === undefined ? defaults.callerFaults : parseCallerFaults(callerFaults, 'caller_faults'),
   };

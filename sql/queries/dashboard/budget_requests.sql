@@ -18,7 +18,8 @@ SELECT
   r.period_requests AS period_requests,
   r.exact_requests AS exact_requests,
   r.range_variance AS range_variance,
-  r.first_seen AS first_seen
+  r.first_seen AS first_seen,
+  r.last_seen AS last_seen
 FROM (
   SELECT
     service_key,
@@ -29,7 +30,9 @@ FROM (
     sumIf(weight, started >= {from:DateTime} AND is_exact) AS exact_requests,
     -- The estimate's variance (faultline_weight_variance, 005) over the requests not counted exactly.
     sumIf(faultline_weight_variance(weight), started >= {from:DateTime} AND NOT is_exact AND weight > 1) AS range_variance,
-    toUnixTimestamp(min(started)) AS first_seen
+    toUnixTimestamp(min(started)) AS first_seen,
+    -- The end of the minute of the last request stored: the observed time ends there.
+    toUnixTimestamp(toStartOfMinute(max(started))) + 60 AS last_seen
   FROM (
     -- The entry service by its hash (entry_service_key, a number's merge), named once per service
     -- below: merging the entry string of every workflow cost more than the rest of this query.
