@@ -5,7 +5,7 @@
 // `--role`, since the server, not a local directory, is then what they share: many stateless
 // collectors, one dashboard, and one alerts role (one evaluator, so an alert is sent once).
 //
-//   npm start [-- --port 3000 --otlp-port 4318 --otlp-grpc-port 4317 --host 127.0.0.1 --role all|collector|dashboard|alerts]
+//   npm start [-- --port 3000 --otlp-port 4318 --otlp-grpc-port 4317 --host 127.0.0.1 --data-dir <dir> --role all|collector|dashboard|alerts]
 //   env: PORT / FAULTLINE_DASHBOARD_PORT, FAULTLINE_OTLP_PORT, FAULTLINE_OTLP_GRPC_PORT, FAULTLINE_DASHBOARD_HOST,
 //        FAULTLINE_DATA_DIR or FAULTLINE_CLICKHOUSE_URL (see collector), FAULTLINE_SLO_TARGET,
 //        FAULTLINE_ALERTMANAGER_URL, FAULTLINE_ALERT_WEBHOOK_URL, FAULTLINE_ALERT_INTERVAL_S, FAULTLINE_ALERT_RULES,
@@ -33,6 +33,7 @@ Options:
   --host <addr>           dashboard address (FAULTLINE_DASHBOARD_HOST, default 127.0.0.1)
   --clickhouse-url <url>  a ClickHouse server's HTTP URL instead of embedded chDB
                           (FAULTLINE_CLICKHOUSE_URL; _USER, _PASSWORD, _DATABASE from the environment)
+  --data-dir <dir>        the embedded chDB data directory (FAULTLINE_DATA_DIR, default ./.faultline/data)
   --role <roles>          all (default), or one or more of collector, dashboard, alerts, comma-separated
                           (FAULTLINE_ROLE; --only is the same). Roles apart need a ClickHouse server:
                           an embedded data directory (FAULTLINE_DATA_DIR) opens in one process only.
@@ -73,6 +74,7 @@ try {
       'otlp-grpc-port': { type: 'string' },
       host: { type: 'string' },
       'clickhouse-url': { type: 'string' },
+      'data-dir': { type: 'string' },
       role: { type: 'string' },
       only: { type: 'string' },
       'alerts-port': { type: 'string' },
@@ -97,6 +99,11 @@ if (args['hash-password']) {
 
 const env = process.env;
 if (args['clickhouse-url'] !== undefined) env.FAULTLINE_CLICKHOUSE_URL = args['clickhouse-url'];
+if (args['data-dir'] !== undefined) {
+  if (!args['data-dir'].trim())
+    fail('--data-dir is empty: give a directory, e.g. --data-dir ./.faultline/data.');
+  env.FAULTLINE_DATA_DIR = args['data-dir'];
+}
 const roleFlag = args.role !== undefined ? '--role' : args.only !== undefined ? '--only' : 'FAULTLINE_ROLE';
 const roleArg = args.role ?? args.only ?? env.FAULTLINE_ROLE ?? 'all';
 const roles = new Set(
@@ -251,6 +258,32 @@ if (alerts) {
   }
 }
 
+// The data directory's lock records where this process answers, so `faultline sql`, `migrate`
+// and `doctor` with the same FAULTLINE_DATA_DIR find it (they may not open the directory while it runs).
+if (store.dataDir) {
+  const { advertiseEndpoints } = await import('@faultline/sql');
+  const dialable = (url) =>
+    url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, (_m, h) =>
+      h === '[::]' ? 'http://[::1]' : 'http://127.0.0.1',
+    );
+  const endpoints = {};
+  if (collector) {
+    endpoints.otlp = dialable(collector.url);
+    endpoints.otlpGrpc = collector.grpcUrl.replace(/^http:\/\//, '');
+  }
+  if (dashboardUrl) {
+    endpoints.dashboard = dialable(dashboardUrl);
+    endpoints.sql = `${endpoints.dashboard}/api/sql`;
+  }
+  if (alertsServer) endpoints.alerts = dialable(alertsServer.url);
+  try {
+    advertiseEndpoints(store.dataDir, endpoints);
+  } catch (err) {
+    console.error(
+      `faultline: could not record this process's URLs in the data directory's lock: ${err.message}`,
+    );
+  }
+}
 console.log(`faultline: store ${store.mode}${store.dataDir ? ` (${store.dataDir})` : ''}`);
 // The write-ahead log: under the data directory unless FAULTLINE_SPOOL_DIR names one; locked by this process.
 if (collector) console.log(`faultline: write-ahead log ${collector.writer.stats().spoolDir}`);

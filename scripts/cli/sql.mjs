@@ -1,6 +1,8 @@
 // `faultline sql "<query>"` / `faultline sql --name <saved query> --param k=v`: incident-review SQL
 // from a terminal, through the same sandbox as the dashboard's console.
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { runningInstance, useDataDir } from './instance.mjs';
 
 const FORMATS = ['table', 'csv', 'json'];
 const HELP = `Usage: faultline sql "<query>" [--format table|csv|json]
@@ -12,18 +14,22 @@ dashboard/budget_calls), through the SQL console's sandbox: SELECT/WITH/EXPLAIN/
 Faultline's tables only, row, time and memory limits.
 
 Where it runs:
-  FAULTLINE_CLICKHOUSE_URL set      the ClickHouse server directly (console user FAULTLINE_CLICKHOUSE_CONSOLE_USER
-                                    when set, else FAULTLINE_CLICKHOUSE_USER)
-  otherwise                         the running all-in-one process, through its dashboard's /api/sql
-                                    (the embedded data directory belongs to that process):
-                                    --url <dashboard URL> or FAULTLINE_URL (default http://127.0.0.1:3000),
-                                    with Authorization: Bearer FAULTLINE_DASHBOARD_TOKEN when set
+  FAULTLINE_CLICKHOUSE_URL set   the ClickHouse server directly (console user FAULTLINE_CLICKHOUSE_CONSOLE_USER
+                                 when set, else FAULTLINE_CLICKHOUSE_USER)
+  --url, or FAULTLINE_URL        that Faultline dashboard's SQL console (/api/sql); FAULTLINE_URL yields
+                                 to an explicit --data-dir
+  otherwise                      the embedded data directory of FAULTLINE_DATA_DIR (--data-dir, default
+                                 ./.faultline/data): while Faultline runs on it, that process's SQL
+                                 console (\`faultline start\` records its URL in the directory's lock);
+                                 when nothing runs on it, the directory itself
+  Through a dashboard, Authorization: Bearer FAULTLINE_DASHBOARD_TOKEN is sent when that is set.
 
 Options:
   --name <query>      a saved query by name (--list shows them with their parameters)
   --param key=value   a saved query's parameter (repeat); DateTime accepts '2026-12-01 10:00:00' or unix seconds
   --format <f>        table (default, cells cut at 80 characters), csv (RFC 4180) or json (one object per line)
-  --url <url>         the all-in-one dashboard to ask
+  --url <url>         the Faultline dashboard to ask, e.g. http://127.0.0.1:3000
+  --data-dir <dir>    the embedded data directory (FAULTLINE_DATA_DIR)
 `;
 
 function fail(message) {
@@ -42,6 +48,7 @@ export async function run(argv) {
         param: { type: 'string', multiple: true },
         format: { type: 'string' },
         url: { type: 'string' },
+        'data-dir': { type: 'string' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -54,6 +61,8 @@ export async function run(argv) {
     process.stdout.write(HELP);
     return 0;
   }
+  if (o['data-dir'] !== undefined && !o['data-dir'].trim())
+    return fail('--data-dir is empty: give a directory, e.g. --data-dir ./.faultline/data.');
   const format = o.format ?? 'table';
   if (!FORMATS.includes(format)) return fail(`--format ${format} is not a format: give table, csv or json.`);
   const faultlineSql = await import('@faultline/sql');
@@ -80,7 +89,7 @@ export async function run(argv) {
   try {
     result = process.env.FAULTLINE_CLICKHOUSE_URL
       ? await viaServer(faultlineSql, o.name, positionals[0], params)
-      : await viaProcess(o.url, o.name, positionals[0], params);
+      : await viaDataDir(faultlineSql, o, o.name, positionals[0], params);
   } catch (err) {
     console.error(`faultline sql: ${err.message}`);
     return 1;
@@ -104,19 +113,64 @@ async function viaServer(faultlineSql, name, sql, params) {
   }
 }
 
-async function viaProcess(urlArg, name, sql, params) {
+/**
+ * Without a ClickHouse server: the dashboard named by --url / FAULTLINE_URL, else the running
+ * Faultline of the data directory (from its lock), else the data directory itself.
+ */
+async function viaDataDir(faultlineSql, o, name, sql, params) {
+  // An explicit --data-dir wins over FAULTLINE_URL from the environment; --url over both.
+  const given = o.url ?? (o['data-dir'] === undefined ? process.env.FAULTLINE_URL : undefined);
+  if (given !== undefined) {
+    const flag = o.url !== undefined ? '--url' : 'FAULTLINE_URL';
+    return viaProcess(given, flag, name, sql, params);
+  }
+  const dataDir = useDataDir(faultlineSql, o['data-dir']);
+  for (let attempt = 0; ; attempt++) {
+    const running = runningInstance(faultlineSql, dataDir);
+    if (running) return viaInstance(running, dataDir, name, sql, params);
+    if (!existsSync(dataDir))
+      throw new Error(
+        `nothing runs on the data directory ${dataDir} and it does not exist. Start Faultline on it (npx faultline start), ` +
+          'name the directory Faultline runs on with FAULTLINE_DATA_DIR or --data-dir, pass --url <dashboard URL>, ' +
+          'or set FAULTLINE_CLICKHOUSE_URL to query a server.',
+      );
+    try {
+      // Nothing runs there: the directory is ours to read for the length of this query.
+      return await viaServer(faultlineSql, name, sql, params);
+    } catch (err) {
+      // Faultline started on it meanwhile: ask it instead.
+      if (!(err instanceof faultlineSql.DirectoryInUseError) || attempt > 0) throw err;
+    }
+  }
+}
+
+function viaInstance(running, dataDir, name, sql, params) {
+  const dashboard = running.endpoints.dashboard;
+  if (dashboard)
+    return viaProcess(dashboard, `the running Faultline of ${dataDir} (${running.where})`, name, sql, params);
+  if (running.state === 'foreign')
+    throw new Error(
+      `the data directory ${dataDir} is held by a Faultline on another host (${running.where}) that recorded no dashboard: ` +
+        'run faultline sql on that host, or pass --url <its dashboard URL>.',
+    );
+  throw new Error(
+    `the data directory ${dataDir} is held by a running process (${running.where}; command: ${running.holder.command}) ` +
+      'that recorded no SQL console (a collector alone, or a release before consoles were recorded): ' +
+      'pass --url <its dashboard URL> if it serves one, or query through a Faultline started with `npx faultline start` ' +
+      '(collector and dashboard in one process).',
+  );
+}
+
+async function viaProcess(baseArg, source, name, sql, params) {
   const env = process.env;
-  const base = (
-    urlArg ??
-    env.FAULTLINE_URL ??
-    `http://127.0.0.1:${env.FAULTLINE_DASHBOARD_PORT ?? env.PORT ?? 3000}`
-  ).replace(/\/$/, '');
+  const base = baseArg.replace(/\/+$/, '');
   let origin;
   try {
     origin = new URL(base).origin;
+    if (!/^https?:$/.test(new URL(base).protocol)) throw new Error('not http(s)');
   } catch {
     throw new Error(
-      `--url / FAULTLINE_URL ${base} is not a URL: give the dashboard's, e.g. http://127.0.0.1:3000.`,
+      `${source} ${base} is not an http(s) URL: give the dashboard's, e.g. http://127.0.0.1:3000.`,
     );
   }
   const headers = { 'content-type': 'application/json', origin };
@@ -130,7 +184,8 @@ async function viaProcess(urlArg, name, sql, params) {
     });
   } catch (err) {
     throw new Error(
-      `no Faultline answers at ${base} (${err.cause?.code ?? err.message}): start it (npx faultline start), pass --url, or set FAULTLINE_CLICKHOUSE_URL to query a server.`,
+      `no Faultline answers at ${base} (${err.cause?.code ?? err.message}; from ${source}): check that it runs ` +
+        '(npx faultline start), pass --url <dashboard URL>, or set FAULTLINE_CLICKHOUSE_URL to query a server.',
     );
   }
   const body = await res.json().catch(() => ({}));

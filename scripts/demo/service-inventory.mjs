@@ -8,6 +8,10 @@ import { StepFailed, serve, statusForError } from './service-runtime.mjs';
 
 const pool = new pg.Pool({ ...PG, max: 6 });
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+// An idle client the server drops emits 'error' on the pool, and ioredis reports connection
+// errors as events: heard here, so they never end the process; the failing calls report them.
+pool.on('error', (err) => console.error(`postgresql pool: ${err.message}`));
+redis.on('error', (err) => console.error(`redis: ${err.message}`));
 
 async function step(fn, system) {
   try {

@@ -52,17 +52,34 @@ export function serve(routes, onClose) {
     // The parent waits for this line to learn the port.
     process.stdout.write(`ready ${server.address().port}\n`);
   });
-  const stop = async () => {
-    server.close();
-    server.closeAllConnections();
-    await onClose?.();
-    // No process.exit here: the preload flushes its last spans on the signal and before a natural
-    // exit. The timer only ends a process that something still holds open.
-    setTimeout(() => process.exit(0), 5000).unref();
+  // Once, however many signals arrive (Ctrl-C reaches the services too, then the demo's SIGTERM):
+  // a pool's end() rejects when called twice, and that rejection would have no one to hear it.
+  let stopping;
+  const stop = () => {
+    stopping ??= (async () => {
+      server.close();
+      server.closeAllConnections();
+      try {
+        await onClose?.();
+      } catch (err) {
+        console.error(`closing: ${err?.message ?? err}`);
+      }
+      // No process.exit here: the preload flushes its last spans on the signal and before a natural
+      // exit. The timer only ends a process that something still holds open.
+      setTimeout(() => process.exit(0), 5000).unref();
+    })();
+    return stopping;
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
+
+// The services fail on purpose, all the time: every promise a route makes is awaited inside its
+// try, and the clients' error events are heard (see the services). Should one still escape, it is
+// reported on stderr with this prefix (the demo counts these lines) and the service keeps serving
+// the run, instead of dying with the run's later workflows.
+export const ESCAPED = 'escaped error (reported; the service keeps serving):';
+process.on('unhandledRejection', (err) => console.error(`${ESCAPED} ${err?.stack ?? err}`));
 
 /** POST JSON with fetch; a non-2xx answer becomes StepFailed with the callee's status. */
 export async function postJson(url, body) {

@@ -17,8 +17,15 @@ export * from './format/index.js';
 export { splitStatements } from './lexer/split-statements.js';
 export { type Token, type TokenType, tokenize } from './lexer/sql-tokens.js';
 export { DirectoryInUseError, type LockPurpose } from './lock/directory-in-use-error.js';
-export { acquireDirectoryLock, type DirectoryLock, LOCK_FILE } from './lock/directory-lock.js';
-export type { LockOwner } from './lock/lock-owner.js';
+export {
+  acquireDirectoryLock,
+  advertiseEndpoints,
+  type DirectoryLock,
+  LOCK_FILE,
+  type LockState,
+  readDirectoryLock,
+} from './lock/directory-lock.js';
+export { describeEndpoints, type InstanceEndpoints, type LockOwner } from './lock/lock-owner.js';
 export { applySchema } from './migrate/apply-schema.js';
 export * from './migrate/index.js';
 export { openStore, STORE_PARTS } from './open-store.js';

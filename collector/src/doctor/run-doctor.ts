@@ -2,8 +2,11 @@ import { join } from 'node:path';
 import type { Store } from '@faultline/sql';
 import {
   DirectoryInUseError,
+  describeEndpoints,
+  type LockState,
   openStore,
   planMigration,
+  readDirectoryLock,
   resolveSqlDir,
   resolveStoreOptions,
 } from '@faultline/sql';
@@ -13,7 +16,10 @@ import { type DoctorCheck, MAX_BACKLOG_AGE_S, MAX_CLOCK_SKEW_S } from './doctor-
 
 export interface DoctorOptions {
   env?: NodeJS.ProcessEnv;
-  /** The collector to ask for its writer backlog (default http://127.0.0.1:<FAULTLINE_OTLP_PORT>). */
+  /**
+   * The collector to ask for its writer backlog. Default: the OTLP URL the running Faultline of the
+   * embedded data directory recorded in its lock, else http://127.0.0.1:<FAULTLINE_OTLP_PORT>.
+   */
   collectorUrl?: string;
   now?: () => number;
 }
@@ -41,6 +47,68 @@ async function collectorHealth(url: string, token: string | undefined): Promise<
 const message = (err: unknown) => (err as Error)?.message ?? String(err);
 
 /**
+ * Connectivity and schema of an embedded data directory a running process holds: that process is
+ * asked (its /healthz), never the directory, and never is stopping it the advice.
+ */
+function heldChecks(
+  dataDir: string,
+  lock: LockState,
+  collectorUrl: string,
+  health: Health | Error,
+  recordedUrl: string | undefined,
+  recordedHealth: Health | Error,
+): DoctorCheck[] {
+  const h = lock.holder;
+  const where = `pid ${h.pid}${lock.state === 'foreign' ? ` on host ${h.host}` : ''}, since ${h.since || 'an unknown time'}`;
+  const urls = describeEndpoints(h.endpoints);
+  const answering = !(health instanceof Error)
+    ? health
+    : !(recordedHealth instanceof Error)
+      ? recordedHealth
+      : null;
+  const askedAt = !(health instanceof Error) ? collectorUrl : recordedUrl;
+  if (!answering) {
+    return [
+      {
+        name: 'connectivity',
+        verdict: 'warn',
+        detail:
+          `the embedded data directory ${dataDir} is held by a running process (${where}${urls ? `; ${urls}` : `; command: ${h.command}`}), ` +
+          `and no collector answers at ${collectorUrl}/healthz${recordedUrl && recordedUrl !== collectorUrl ? ` nor at ${recordedUrl}/healthz` : ''}: ` +
+          (recordedUrl
+            ? 'it may still be starting; run doctor again in a moment'
+            : 'pass --collector-url <its OTLP URL> to ask it'),
+      },
+      {
+        name: 'schema version',
+        verdict: 'skip',
+        detail:
+          'the process holding the data directory did not answer; only it can read the schema while it runs',
+      },
+    ];
+  }
+  const s = answering.schema;
+  return [
+    {
+      name: 'connectivity',
+      verdict: 'ok',
+      detail: `the embedded data directory ${dataDir} is held by the running Faultline at ${askedAt} (${where})`,
+    },
+    s
+      ? {
+          name: 'schema version',
+          verdict: s.version > s.known ? 'fail' : 'ok',
+          detail: `version ${s.version} (the running process migrated itself at start; it knows ${s.known})`,
+        }
+      : {
+          name: 'schema version',
+          verdict: 'warn',
+          detail: 'the running process has not opened its schema yet',
+        },
+  ];
+}
+
+/**
  * Checks a deployment the way an operator would at 3 a.m.: can Faultline reach its store, is the
  * schema this release's, is ingest protected, do the clocks agree, is the writer keeping up, is
  * there disk. Each check has a verdict; one `fail` makes the CLI exit non-zero.
@@ -56,40 +124,43 @@ export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorCheck[]> {
   } catch (err) {
     checks.push({ name: 'configuration', verdict: 'fail', detail: message(err) });
   }
-  const collectorUrl = o.collectorUrl ?? `http://127.0.0.1:${receiver?.port ?? 4318}`;
+  // Embedded: a Faultline running on the data directory recorded where it answers in its lock.
+  const lock = storeOptions.mode === 'embedded' ? readDirectoryLock(storeOptions.dataDir) : undefined;
+  const running = lock && lock.state !== 'dead' ? lock : undefined;
+  // Recorded URLs are loopback ones of the holder's host: only worth dialling from that host.
+  const recordedUrl = running?.state === 'alive' ? running.holder.endpoints?.otlp : undefined;
+  const collectorUrl = o.collectorUrl ?? recordedUrl ?? `http://127.0.0.1:${receiver?.port ?? 4318}`;
   const health = await collectorHealth(collectorUrl, receiver?.token);
+  // A --collector-url that does not answer while the running process recorded another: its health
+  // still tells connectivity and the schema, and the backlog check names the URL to pass.
+  const recordedHealth =
+    health instanceof Error && recordedUrl && recordedUrl !== collectorUrl
+      ? await collectorHealth(recordedUrl, receiver?.token)
+      : health;
 
   // Connectivity and schema: the store itself, or (embedded, held by the running process) that process.
   let store: Store | null = null;
-  try {
-    store = await openStore({ applySchema: false });
-  } catch (err) {
-    if (err instanceof DirectoryInUseError && !(health instanceof Error)) {
-      checks.push({
-        name: 'connectivity',
-        verdict: 'ok',
-        detail: `the embedded data directory ${storeOptions.dataDir} is held by the running Faultline at ${collectorUrl}`,
-      });
-      const s = health.schema;
-      checks.push(
-        s
-          ? {
-              name: 'schema version',
-              verdict: s.version > s.known ? 'fail' : 'ok',
-              detail: `version ${s.version} (the running process migrated itself at start; it knows ${s.known})`,
-            }
-          : {
-              name: 'schema version',
-              verdict: 'warn',
-              detail: 'the running process has not opened its schema yet',
-            },
-      );
-    } else {
-      checks.push({
-        name: 'connectivity',
-        verdict: 'fail',
-        detail: `${message(err)}${storeOptions.mode === 'server' ? ' (check FAULTLINE_CLICKHOUSE_URL and credentials)' : ''}`,
-      });
+  if (running) {
+    checks.push(
+      ...heldChecks(storeOptions.dataDir, running, collectorUrl, health, recordedUrl, recordedHealth),
+    );
+  } else {
+    try {
+      store = await openStore({ applySchema: false });
+    } catch (err) {
+      if (err instanceof DirectoryInUseError) {
+        // Taken between our look at the lock and now: a Faultline just started on it.
+        const now = readDirectoryLock(storeOptions.dataDir);
+        if (now && now.state !== 'dead')
+          checks.push(...heldChecks(storeOptions.dataDir, now, collectorUrl, health, undefined, health));
+        else checks.push({ name: 'connectivity', verdict: 'fail', detail: message(err) });
+      } else {
+        checks.push({
+          name: 'connectivity',
+          verdict: 'fail',
+          detail: `${message(err)}${storeOptions.mode === 'server' ? ' (check FAULTLINE_CLICKHOUSE_URL and credentials)' : ''}`,
+        });
+      }
     }
   }
   if (store) {
@@ -166,10 +237,13 @@ export async function runDoctor(o: DoctorOptions = {}): Promise<DoctorCheck[]> {
   }
 
   if (health instanceof Error) {
+    const recordedAnswers = recordedUrl && recordedUrl !== collectorUrl && !(recordedHealth instanceof Error);
     checks.push({
       name: 'writer backlog',
       verdict: 'fail',
-      detail: `no collector answers at ${collectorUrl}/healthz (${message(health)}): start it, or pass --collector-url`,
+      detail: recordedAnswers
+        ? `no collector answers at ${collectorUrl}/healthz (${message(health)}); the running Faultline of ${storeOptions.dataDir} answers at ${recordedUrl}: pass --collector-url ${recordedUrl}, or leave --collector-url out (doctor reads it from the data directory's lock)`
+        : `no collector answers at ${collectorUrl}/healthz (${message(health)}): start it, or pass --collector-url`,
     });
   } else {
     const pending = health.writer?.pendingInsert ?? 0;

@@ -1,4 +1,4 @@
-import type { LockOwner } from './lock-owner.js';
+import { describeEndpoints, type LockOwner } from './lock-owner.js';
 
 /** What a lock guards and how a refused user gets unstuck, both named in the refusal. */
 export interface LockPurpose {
@@ -26,12 +26,15 @@ export class DirectoryInUseError extends Error {
         'holds it. Close that one first (store.close() / writer.close()), or ' +
         `${purpose.fix}.`;
     } else {
+      // A running Faultline recorded where it answers: that is usually what the refused user wants.
+      const serves = describeEndpoints(holder.endpoints);
+      const answers = serves ? `It is a running Faultline answering at ${serves}. ` : '';
       const stop =
         detail === 'foreign'
           ? `That host's process keeps the lock fresh; stop it there`
           : `Stop that process (kill ${holder.pid})`;
       message =
-        `${purpose.what} ${dir} is in use by another process: ${who}${command}. ${stop}, or ${purpose.fix}. ` +
+        `${purpose.what} ${dir} is in use by another process: ${who}${command}. ${answers}${stop}, or ${purpose.fix}. ` +
         `Only if you are sure that process is gone, delete ${lockFile}.`;
     }
     super(message);

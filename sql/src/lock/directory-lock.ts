@@ -11,9 +11,15 @@ import {
   writeSync,
 } from 'node:fs';
 import { utimes } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DirectoryInUseError, type LockPurpose } from './directory-in-use-error.js';
-import { currentOwner, type LockOwner, ownerState, parseOwner } from './lock-owner.js';
+import {
+  currentOwner,
+  type InstanceEndpoints,
+  type LockOwner,
+  ownerState,
+  parseOwner,
+} from './lock-owner.js';
 
 export const LOCK_FILE = 'faultline.lock';
 /** The holder refreshes its lock file's mtime this often, for processes on other hosts. */
@@ -25,6 +31,8 @@ export interface DirectoryLock {
   dir: string;
   file: string;
   owner: LockOwner;
+  /** Records where this process answers in the lock file (see advertiseEndpoints). */
+  advertise(endpoints: InstanceEndpoints): boolean;
   /** Deletes the lock file if it is still ours. Idempotent. */
   release(): void;
 }
@@ -120,6 +128,76 @@ function heartbeat(file: string, owner: LockOwner): NodeJS.Timeout {
 }
 
 /**
+ * Rewrites a lock this process holds with `owner` (same token), atomically: the whole content goes
+ * under a temporary name and is renamed over the lock, so a reader never sees half a file.
+ * False when the file is no longer ours (removed or taken over): then nothing is written.
+ */
+function rewriteOwned(file: string, owner: LockOwner): boolean {
+  if (parseOwner(readLock(file)?.raw ?? '')?.token !== owner.token) return false;
+  const tmp = `${file}.${owner.token}.advertise.tmp`;
+  try {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Not left over: the usual case.
+    }
+    writeDurably(tmp, `${JSON.stringify(owner)}\n`);
+    renameSync(tmp, file);
+    return true;
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Renamed or never written.
+    }
+    throw err;
+  }
+}
+
+/**
+ * Records in the lock this process holds on `dir` where it answers (its OTLP, dashboard and SQL
+ * console URLs), for the CLI's commands on the same directory. Returns false when this process
+ * holds no lock there (a ClickHouse server store, or a lock lost to another process).
+ */
+export function advertiseEndpoints(dir: string, endpoints: InstanceEndpoints): boolean {
+  const file = join(resolve(dir), LOCK_FILE);
+  const h = held().get(file);
+  if (!h) return false;
+  h.owner.endpoints = { ...h.owner.endpoints, ...endpoints };
+  return rewriteOwned(file, h.owner);
+}
+
+/** A directory's lock as another command sees it: who holds it, whether it runs, where it answers. */
+export interface LockState {
+  file: string;
+  holder: LockOwner;
+  /**
+   * `alive`: a process on this host that still runs (this one included, when it holds it);
+   * `foreign`: taken on another host and refreshed within FOREIGN_STALE_MS; `dead`: left behind.
+   */
+  state: 'alive' | 'foreign' | 'dead';
+}
+
+/**
+ * Reads the lock of `dir` without taking it: undefined when there is none (or it is not a lock
+ * file), else its holder, with the endpoints it recorded, and whether that holder still runs.
+ */
+export function readDirectoryLock(dir: string): LockState | undefined {
+  const file = join(resolve(dir), LOCK_FILE);
+  const found = readLock(file);
+  if (!found) return undefined;
+  const holder = parseOwner(found.raw);
+  if (!holder) return undefined;
+  const mine = held().get(file)?.owner.token === holder.token;
+  const state = ownerState(holder, mine);
+  return {
+    file,
+    holder,
+    state: state === 'unknown' ? (Date.now() - found.mtimeMs < FOREIGN_STALE_MS ? 'foreign' : 'dead') : state,
+  };
+}
+
+/**
  * Takes the lock of a directory for this process, or throws DirectoryInUseError naming the
  * holder. The lock file is written whole under a temporary name and hard-linked into place, so it
  * appears atomically and exclusively (link fails if the name exists) with its content complete.
@@ -127,7 +205,7 @@ function heartbeat(file: string, owner: LockOwner): NodeJS.Timeout {
  * another host not refreshed for FOREIGN_STALE_MS) is taken over.
  */
 export function acquireDirectoryLock(dir: string, purpose: LockPurpose): DirectoryLock {
-  const file = join(dir, LOCK_FILE);
+  const file = join(resolve(dir), LOCK_FILE);
   const locks = held();
   const mine = locks.get(file);
   if (mine) throw new DirectoryInUseError(dir, file, mine.owner, purpose, 'this-process');
@@ -151,6 +229,12 @@ export function acquireDirectoryLock(dir: string, purpose: LockPurpose): Directo
           dir,
           file,
           owner,
+          advertise(endpoints) {
+            const h = locks.get(file);
+            if (h?.owner.token !== owner.token) return false;
+            owner.endpoints = { ...owner.endpoints, ...endpoints };
+            return rewriteOwned(file, owner);
+          },
           release() {
             const h = locks.get(file);
             if (h?.owner.token !== owner.token) return;

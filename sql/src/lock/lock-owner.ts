@@ -2,6 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 
+/**
+ * Where a running Faultline answers, recorded in its data directory's lock once it listens, so
+ * `faultline sql`, `migrate` and `doctor` on the same FAULTLINE_DATA_DIR talk to it instead of
+ * opening the directory (which the lock forbids). URLs a process on this host can connect to.
+ */
+export interface InstanceEndpoints {
+  /** OTLP/HTTP base URL; exporters append `/v1/traces`, and `/healthz` answers there. */
+  otlp?: string;
+  /** OTLP/gRPC `host:port`. */
+  otlpGrpc?: string;
+  /** The dashboard's base URL. */
+  dashboard?: string;
+  /** The SQL console's HTTP endpoint (`POST {sql} | {name, params}`), under the dashboard. */
+  sql?: string;
+  /** The alerts role's own /healthz and /metrics base URL, when it runs without the collector. */
+  alerts?: string;
+}
+
+const ENDPOINT_KEYS = ['otlp', 'otlpGrpc', 'dashboard', 'sql', 'alerts'] as const;
+
 /** Who holds a directory lock: written into the lock file, shown to whoever is refused. */
 export interface LockOwner {
   pid: number;
@@ -16,6 +36,8 @@ export interface LockOwner {
   bootId?: string;
   /** Linux: the holder's start time in clock ticks since boot; a live pid with another start time was reused. */
   procStart?: string;
+  /** Where the holder answers, once it listens (see InstanceEndpoints). */
+  endpoints?: InstanceEndpoints;
 }
 
 function readProc(path: string): string | undefined {
@@ -62,10 +84,33 @@ export function parseOwner(raw: string): LockOwner | undefined {
       token: o.token,
       bootId: typeof o.bootId === 'string' ? o.bootId : undefined,
       procStart: typeof o.procStart === 'string' ? o.procStart : undefined,
+      endpoints: parseEndpoints(o.endpoints),
     };
   } catch {
     return undefined;
   }
+}
+
+function parseEndpoints(raw: unknown): InstanceEndpoints | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const out: InstanceEndpoints = {};
+  for (const key of ENDPOINT_KEYS) {
+    const v = (raw as Record<string, unknown>)[key];
+    if (typeof v === 'string' && v) out[key] = v;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** The endpoints as one phrase for a message, e.g. `dashboard http://…, OTLP http://…`. */
+export function describeEndpoints(e: InstanceEndpoints | undefined): string {
+  if (!e) return '';
+  return [
+    e.dashboard && `dashboard ${e.dashboard}`,
+    e.otlp && `OTLP ${e.otlp}/v1/traces`,
+    e.alerts && `alerts ${e.alerts}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /**
