@@ -3,6 +3,7 @@ import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgeBurn } from '../../src/alerts/judge-burn.js';
 import {
   burnWindowParams,
   callBudgetInputs,
@@ -31,17 +32,42 @@ import { startTailSamplingProxy, type TailSamplingProxy } from './tail-sampling-
  * ±15% is over 2.5 of them); exact figures equal the truth.
  */
 const REQUESTS = 3000;
-const KINDS = (i: number) => {
-  const m = i % 100;
-  return m < 5 ? '429' : m < 8 ? '503' : m < 10 ? '400' : 'ok';
+/** The dependency's answer to request i: 5% 429, 3% 503, 2% 400 (loud), or 1%, 0.5%, 0.5% (quiet). */
+const MIXES = {
+  loud: (i: number) => {
+    const m = i % 100;
+    return m < 5 ? '429' : m < 8 ? '503' : m < 10 ? '400' : 'ok';
+  },
+  quiet: (i: number) => {
+    const m = i % 200;
+    return m < 2 ? '429' : m < 3 ? '503' : m < 4 ? '400' : 'ok';
+  },
 };
-const TRUTH = {
-  requests: REQUESTS,
-  failures: REQUESTS * 0.08,
-  ratio: 0.08,
-  burn: 16,
-  rateLimit: REQUESTS * 0.05,
+type Mix = keyof typeof MIXES;
+/**
+ * What each mix is, and what the burn-rate alerts (the SRE workbook's rules, alerts/burn-rules.ts:
+ * page at 14.4× over 1 h and 5 m or 6× over 6 h and 30 m, ticket at 1× over 3 d and 6 h) must do
+ * with it: the loud mix burns 16× (a page), the quiet one 1.5% / 0.5% = 3× (a ticket, no page).
+ */
+const TRUTHS = {
+  loud: {
+    requests: REQUESTS,
+    failures: REQUESTS * 0.08,
+    ratio: 0.08,
+    burn: 16,
+    rateLimit: REQUESTS * 0.05,
+    alerts: ['page', 'ticket'],
+  },
+  quiet: {
+    requests: REQUESTS,
+    failures: REQUESTS * 0.015,
+    ratio: 0.015,
+    burn: 3,
+    rateLimit: REQUESTS * 0.01,
+    alerts: ['ticket'],
+  },
 };
+const TRUTH = TRUTHS.loud;
 const SLO = 99.5;
 const TOKEN = 'sampled-budgets-token-0123456789abcdef';
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'sampled-service.cjs');
@@ -52,6 +78,7 @@ interface Scenario {
   tail?: { ratio: number; mark: boolean };
   /** Whether the requests and calls are exact (in-process counts) rather than estimated. */
   exactTotals: boolean;
+  mix?: Mix;
 }
 
 const SCENARIOS: Record<string, Scenario> = {
@@ -78,6 +105,13 @@ const SCENARIOS: Record<string, Scenario> = {
     tail: { ratio: 0.1, mark: false },
     exactTotals: true,
   },
+  // Counted as stored, this one would read 45 failures in 339 calls (13%, 27×): a page.
+  'tail 10% without marks, counted in process, a quiet mix': {
+    env: { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' },
+    tail: { ratio: 0.1, mark: false },
+    exactTotals: true,
+    mix: 'quiet',
+  },
 };
 
 let ts: TestStore;
@@ -96,11 +130,11 @@ function answerAsDependency(): Server {
   });
 }
 
-async function drive(port: number): Promise<void> {
+async function drive(port: number, mix: Mix = 'loud'): Promise<void> {
   let next = 0;
   const one = (i: number) =>
     new Promise<void>((resolve, reject) => {
-      get(`http://127.0.0.1:${port}/r/${KINDS(i)}`, (res) => {
+      get(`http://127.0.0.1:${port}/r/${MIXES[mix](i)}`, (res) => {
         res.resume();
         res.on('end', resolve);
       }).on('error', reject);
@@ -154,7 +188,7 @@ async function startService(
   };
 }
 
-type Budgets = { requests: ServiceBudget; calls: ServiceBudget };
+type Budgets = { requests: ServiceBudget; calls: ServiceBudget; alerts: string[] };
 
 /** The Overview's two budgets of each service, read as the page reads them. */
 async function budgetsOf(services: string[], fromS: number): Promise<Map<string, Budgets>> {
@@ -169,8 +203,16 @@ async function budgetsOf(services: string[], fromS: number): Promise<Map<string,
       ts.store.runNamed('dashboard/budget_failures', { ...range, source: '', class: '', dependency: '' }),
     ]);
     const [requests] = computeBudgets(requestBudgetInputs(requestRows.rows), settings);
-    const [calls] = computeBudgets(callBudgetInputs(callRows.rows, failureRows.rows), settings);
-    if (calls) out.set(service, { requests: requests ?? calls, calls });
+    const callInputs = callBudgetInputs(callRows.rows, failureRows.rows);
+    const [calls] = computeBudgets(callInputs, settings);
+    // What the collector's evaluator would send for this service: it burns on the calls SLI.
+    const alerts =
+      calls && callInputs[0]
+        ? judgeBurn(callInputs[0], calls, 'exclude')
+            .map((f) => f.severity)
+            .sort()
+        : [];
+    if (calls) out.set(service, { requests: requests ?? calls, calls, alerts });
   }
   return out;
 }
@@ -183,7 +225,7 @@ async function runScenario(name: string, scenario: Scenario): Promise<void> {
     proxy = await startTailSamplingProxy({ target: collector.url, headers, ...scenario.tail });
   const startedS = Math.floor(Date.now() / 1000) - 60;
   const running = await startService(service, proxy?.url ?? collector.url, dependencyUrl, scenario.env);
-  await drive(running.port);
+  await drive(running.port, scenario.mix);
   await running.stop();
   if (proxy) {
     await proxy.flush();
@@ -242,6 +284,10 @@ const within = (actual: number, truth: number, tolerance: number) =>
   expect(Math.abs(actual - truth) / truth, `${actual} against ${truth}`).toBeLessThanOrEqual(tolerance);
 
 describe.each(Object.entries(SCENARIOS))('the Overview budget, %s', (name, scenario) => {
+  const TRUTH = TRUTHS[scenario.mix ?? 'loud'];
+  it('the burn-rate alerts fire as the truth says', () => {
+    expect(results.get(name)!.alerts).toEqual(TRUTH.alerts);
+  });
   for (const sli of ['requests', 'calls'] as const) {
     it(`${sli}: the total, the failures, the ratio, the burn and the top class hold to the truth`, () => {
       const b = results.get(name)![sli];
