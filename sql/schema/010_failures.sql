@@ -46,6 +46,18 @@ ALTER TABLE failures ADD COLUMN IF NOT EXISTS dependency LowCardinality(String) 
 ALTER TABLE failures
     ADD COLUMN IF NOT EXISTS span_key UInt64 MATERIALIZED cityHash64(TraceId, SpanId),
     ADD COLUMN IF NOT EXISTS parent_key UInt64 MATERIALIZED cityHash64(TraceId, ParentSpanId);
+-- The (trace, span) hash of the call whose request this failure happened in, as first_hand_failures
+-- (030) looks callers up by: a SERVER span's parent (the caller's CLIENT span, when it has one), and
+-- on any other span the preload's faultline.caller_span_id (the remote parent of its local root), so
+-- a failure below a server span that did not fail still names the call it answers. 0 when neither
+-- says. The id arrives in the ephemeral caller_span_id, which the views below write and no part
+-- stores; a part written before it existed computes the SERVER case on read and 0 for the rest.
+ALTER TABLE failures
+    ADD COLUMN IF NOT EXISTS caller_span_id String EPHEMERAL '',
+    ADD COLUMN IF NOT EXISTS caller_key UInt64 MATERIALIZED multiIf(
+        caller_span_id != '', cityHash64(TraceId, caller_span_id),
+        SpanKind = 'Server' AND ParentSpanId != '', cityHash64(TraceId, ParentSpanId),
+        0);
 -- How many failures this row stands for under trace sampling (faultline_span_weight, 005): 1/p of a
 -- sampled span, 1 for a failure the preload kept whatever the sampler said. Every count of failures
 -- sums it. Rows written before it existed are recomputed by the rebuild of this table (the views
@@ -87,7 +99,8 @@ SELECT
     SpanAttributes['faultline.misrouted_retry'] = 'true' AS misrouted_retry,
     faultline_propagated(SpanAttributes) AS propagated,
     faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency,
-    faultline_span_weight(TraceState, SpanAttributes) AS weight
+    faultline_span_weight(TraceState, SpanAttributes) AS weight,
+    SpanAttributes['faultline.caller_span_id'] AS caller_span_id
 FROM otel_traces
 WHERE SpanAttributes['faultline.class'] != ''
   AND faultline_call_role(SpanName, SpanAttributes, StatusCode) = '';
@@ -121,7 +134,8 @@ SELECT
     false AS misrouted_retry,
     false AS propagated,
     faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency,
-    faultline_span_weight(TraceState, SpanAttributes) AS weight
+    faultline_span_weight(TraceState, SpanAttributes) AS weight,
+    SpanAttributes['faultline.caller_span_id'] AS caller_span_id
 FROM otel_traces
 ARRAY JOIN range(1, toUInt32(faultline_sdk_attempts(SpanAttributes))) AS prior_attempt
 WHERE SpanAttributes['faultline.previous_class'] != ''

@@ -69,6 +69,9 @@ function faultlineOf(span: ReceivedSpan, r: Run): Record<string, unknown> {
     if (!key.startsWith('faultline.')) continue;
     if (key === 'faultline.correlation_id' && value === r.correlationId) out[key] = '<request>';
     else if (key === 'faultline.correlation_id' && value === span.traceId) out[key] = '<trace id>';
+    // The span id of the call the request came from: a new one each run.
+    else if (key === 'faultline.caller_span_id' && /^[0-9a-f]{16}$/.test(String(value)))
+      out[key] = '<span id>';
     else out[key] = typeof value === 'string' ? value.replaceAll(r.table, '<table>') : value;
   }
   return out;

@@ -224,6 +224,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `propagated` Bool DEFAULT false AFTER misrouted_retry)',
       "ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `dependency` LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER propagated)",
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `span_key` UInt64 MATERIALIZED cityHash64(TraceId, SpanId)), (ADD COLUMN IF NOT EXISTS `parent_key` UInt64 MATERIALIZED cityHash64(TraceId, ParentSpanId))',
+      "ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `caller_span_id` String EPHEMERAL ''), (ADD COLUMN IF NOT EXISTS `caller_key` UInt64 MATERIALIZED multiIf(caller_span_id != '', cityHash64(TraceId, caller_span_id), (SpanKind = 'Server') AND (ParentSpanId != ''), cityHash64(TraceId, ParentSpanId), 0))",
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `weight` Float64 DEFAULT 1 AFTER dependency)',
     ]);
   });

@@ -41,7 +41,7 @@ beforeAll(async () => {
   expect(await rows('SELECT currentDatabase() AS db')).toEqual([{ db: 'default' }]);
   // The local table's MATERIALIZED columns too (SELECT * leaves them out): the views look spans up by them.
   await store.client.command({
-    query: 'CREATE VIEW failures_local AS SELECT *, span_key, parent_key FROM failures',
+    query: 'CREATE VIEW failures_local AS SELECT *, span_key, parent_key, caller_key FROM failures',
   });
   // One workflow (correlation id) over two traces, in two inserts: two partial rollup rows, which
   // in a cluster sit on the shards of their traces.
@@ -168,6 +168,16 @@ describe('the rendered views, read on one shard', () => {
     for (const rendered of [bare, qualified]) {
       const body = viewBody('first_hand_failures', rendered);
       expect(await rows(`SELECT SpanId, class, code FROM (${body})${order}`, RANGE)).toEqual(single);
+    }
+    // The outbound calls' part on its own: its callee lookup reads the shard's caller_key.
+    const client = await rows(
+      `SELECT SpanId, class, code FROM first_hand_client_failures(from = {from:DateTime}, to = {to:DateTime})${order}`,
+      RANGE,
+    );
+    expect(client.map((r) => (r as { code: string }).code).sort()).toEqual(['23505', '503']);
+    for (const rendered of [bare, qualified]) {
+      const body = viewBody('first_hand_client_failures', rendered);
+      expect(await rows(`SELECT SpanId, class, code FROM (${body})${order}`, RANGE)).toEqual(client);
     }
   });
 });
