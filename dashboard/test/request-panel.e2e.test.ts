@@ -26,7 +26,7 @@ async function spanIds(): Promise<Map<string, string>> {
     .locator('[role="treeitem"]')
     .evaluateAll((els) =>
       els.map((el) => [
-        el.querySelector('[data-span-select]')?.textContent ?? '',
+        el.querySelector('[data-span-select]')?.getAttribute('data-span-name') ?? '',
         el.getAttribute('data-span-id') ?? '',
       ]),
     );
@@ -69,7 +69,8 @@ describe('the critical path', () => {
       els.map((el) => {
         const label = document.getElementById(el.getAttribute('aria-labelledby') ?? '')!;
         return {
-          name: el.querySelector('[data-span-select]')?.textContent ?? '',
+          // The span's own name (the row shows the call it made: method and path, statement…).
+          name: el.querySelector('[data-span-select]')?.getAttribute('data-span-name') ?? '',
           critical: el.getAttribute('data-critical') === 'true',
           // What a screen reader announces for the item: its label, badge included.
           announced: label.textContent ?? '',
@@ -103,7 +104,7 @@ describe('the selected span’s panel', () => {
     expect(await item('POST orders').getAttribute('aria-selected')).toBe('true');
     expect(await page.locator('[role="treeitem"][aria-selected="true"]').count()).toBe(1);
     expect(await page.getByRole('status').filter({ hasText: 'Details of' }).textContent()).toBe(
-      'Details of gateway POST orders shown beside the tree.',
+      'Details of gateway POST /orders shown beside the tree.',
     );
   });
 

@@ -152,8 +152,20 @@ export function SpanPanel({
         <dt>Service · kind</dt>
         <dd>
           {s.service} · {s.kind}
-          {data?.scope ? <span className="muted"> · scope {data.scope}</span> : null}
         </dd>
+        <dt>Call</dt>
+        <dd data-testid="span-panel-call">
+          <code>{s.call}</code>
+          {s.dependency !== '' && s.dependency !== s.call ? (
+            <span className="muted"> · calls {s.dependency}</span>
+          ) : null}
+        </dd>
+        {data?.scope ? (
+          <>
+            <dt>Scope</dt>
+            <dd>{data.scope}</dd>
+          </>
+        ) : null}
         <dt>Span id</dt>
         <dd>
           <code>{visibleText(s.spanId)}</code>

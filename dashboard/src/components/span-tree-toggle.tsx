@@ -12,13 +12,25 @@ function select(item: Element): void {
   (item.querySelector(SELECT) as HTMLElement | null)?.click();
 }
 
+/** The row's call name, whole (the row may show it cut), to the clipboard; the button says so. */
+function copyCall(item: Element): void {
+  const button = item.querySelector(':scope > .timeline-row [data-copy-call]') as HTMLElement | null;
+  const text = button?.dataset.copyCall;
+  if (!button || text === undefined) return;
+  const done = () => {
+    button.dataset.copied = 'true';
+    setTimeout(() => delete button.dataset.copied, 1500);
+  };
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, () => {});
+}
+
 /**
  * Makes the server-rendered span tree collapsible and keyboard-navigable without shipping its spans
  * to the client again: one delegated listener flips a treeitem's aria-expanded and hides its child
  * group. Keys as the ARIA tree pattern has them: Up/Down move between visible items, Left
- * collapses, Right expands, Enter or Space selects. Selecting is the span name's link (`&span=`, so
- * a selection survives a reload and can be shared): a click anywhere else on the row, or the keys,
- * follow that link.
+ * collapses, Right expands, Enter or Space selects; c copies the row's call name whole, as its copy
+ * button does. Selecting is the span name's link (`&span=`, so a selection survives a reload and
+ * can be shared): a click anywhere else on the row, or the keys, follow that link.
  */
 export function SpanTreeToggle({ treeId }: { treeId: string }) {
   useEffect(() => {
@@ -36,6 +48,8 @@ export function SpanTreeToggle({ treeId }: { treeId: string }) {
       const target = e.target as Element;
       const toggled = target.closest('[data-tree-toggle]')?.closest(ITEM);
       if (toggled) return set(toggled, toggled.getAttribute('aria-expanded') !== 'true');
+      const copy = target.closest('[data-copy-call]')?.closest(ITEM);
+      if (copy) return copyCall(copy);
       // A click in a row's label or bar (not its envelope, which opens on its own) selects it.
       if (target.closest(OWN_CONTROL) || !target.closest('.timeline-row')) return;
       const item = target.closest(ITEM);
@@ -45,6 +59,7 @@ export function SpanTreeToggle({ treeId }: { treeId: string }) {
       const item = (e.target as Element).closest(ITEM);
       if (!item) return;
       if ((e.key === 'Enter' || e.key === ' ') && e.target === item) select(item);
+      else if (e.key === 'c' && e.target === item && !e.ctrlKey && !e.metaKey && !e.altKey) copyCall(item);
       else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') set(item, e.key === 'ArrowRight');
       else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
         const visible = [...tree.querySelectorAll<HTMLElement>(ITEM)].filter(

@@ -62,12 +62,60 @@ function FailureOrigin({ node, axis }: { node: Node; axis: Axis }) {
             href={`${selectHref(axis, echoed.spanId)}#${axis.anchors.get(echoed.spanId)}`}
             data-testid="echo-link"
           >
-            {echoed.service} {echoed.span} <code>{echoed.envelope?.code}</code>
+            {echoed.service} {echoed.call} <code>{echoed.envelope?.code}</code>
           </Link>
         </>
       ) : (
         ' (the deeper failure is not among the spans shown)'
       )}
+    </span>
+  );
+}
+
+/** Two overlapping sheets: drawn, so it shows whatever fonts the reader has. */
+function CopyIcon() {
+  return (
+    <svg width="11" height="11" viewBox="0 0 12 12" aria-hidden="true" focusable="false">
+      <rect x="3.5" y="0.5" width="8" height="8" rx="1" fill="none" stroke="currentColor" />
+      <rect x="0.5" y="3.5" width="8" height="8" rx="1" fill="#fff" stroke="currentColor" />
+    </svg>
+  );
+}
+
+/**
+ * Who a call reached: the service of the SERVER spans under it in the same trace (the callee
+ * reported itself), else what the caller's span says it called (its dependency), muted.
+ */
+function Peer({ node }: { node: Node }) {
+  const s = node.span;
+  if (s.kind !== 'Client' && s.kind !== 'Producer') return null;
+  const callees = [
+    ...new Set(node.children.filter((c) => c.span.kind === 'Server').map((c) => c.span.service)),
+  ];
+  if (callees.length > 0) {
+    const text = callees.join(', ');
+    return (
+      <span
+        className="span-peer"
+        title={`answered by ${text}`}
+        data-testid="span-peer"
+        data-peer-source="callee"
+      >
+        {' '}
+        → {text}
+      </span>
+    );
+  }
+  if (s.dependency === '') return null;
+  return (
+    <span
+      className="span-peer muted"
+      title={`calls ${s.dependency} (no span from the callee)`}
+      data-testid="span-peer"
+      data-peer-source="caller"
+    >
+      {' '}
+      → {s.dependency}
     </span>
   );
 }
@@ -105,42 +153,67 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
       data-selected={selected ? 'true' : undefined}
     >
       <div className="timeline-row">
-        <div id={`${anchor}-label`} style={{ paddingLeft: `${(node.level - 1) * 14}px` }}>
-          {hasChildren ? (
-            <button type="button" className="tree-toggle" data-tree-toggle aria-label="collapse or expand">
-              ▾
+        <div
+          id={`${anchor}-label`}
+          className="span-label"
+          style={{ paddingLeft: `${(node.level - 1) * 14}px` }}
+        >
+          <div className="span-call-line">
+            {hasChildren ? (
+              <button type="button" className="tree-toggle" data-tree-toggle aria-label="collapse or expand">
+                ▾
+              </button>
+            ) : (
+              <span className="tree-toggle" aria-hidden="true" />
+            )}
+            <strong className="span-service" title={s.service} data-testid="span-service">
+              {s.service}
+            </strong>{' '}
+            <span className="muted span-kind">{s.kind}</span>{' '}
+            {/* Out of the tab order: the tree keeps one tab stop, and Enter on the item follows this. */}
+            <Link
+              href={selectHref(axis, s.spanId)}
+              scroll={false}
+              tabIndex={-1}
+              className="span-select span-call"
+              title={s.call === s.span ? s.call : `${s.call}\nspan name: ${s.span}`}
+              data-span-select
+              data-span-name={s.span}
+              data-testid="span-call"
+            >
+              {s.call}
+            </Link>
+            <Peer node={node} />
+            {/* Not part of the item's name: assistive technology copies with c on the item. */}
+            <button
+              type="button"
+              className="copy-call"
+              tabIndex={-1}
+              aria-hidden="true"
+              data-copy-call={s.call}
+              title="copy the call's name (or press c on the row)"
+            >
+              <CopyIcon />
             </button>
-          ) : (
-            <span className="tree-toggle" aria-hidden="true" />
-          )}
-          <strong>{s.service}</strong> <span className="muted">{s.kind}</span>{' '}
-          {/* Out of the tab order: the tree keeps one tab stop, and Enter on the item follows this. */}
-          <Link
-            href={selectHref(axis, s.spanId)}
-            scroll={false}
-            tabIndex={-1}
-            className="span-select"
-            data-span-select
-          >
-            {s.span}
-          </Link>
-          {sections ? (
-            <>
-              {' '}
-              <span className="critical-badge" data-testid="critical-badge">
-                critical path
-              </span>
-            </>
-          ) : null}
-          {s.attempt > 1 ? <span className="muted"> · attempt {s.attempt}</span> : null}
-          {s.misroutedRetry ? <span className="bad"> · misrouted retry</span> : null}
-          <FailureOrigin node={node} axis={axis} />
-          {node.orphan ? (
-            <span className="warn" data-testid="span-orphan">
-              {' '}
-              · parent span <code>{s.parentSpanId}</code>{' '}
-              {axis.capped ? 'not among the spans shown' : 'never arrived'}
-            </span>
+          </div>
+          {sections || s.attempt > 1 || s.misroutedRetry || s.envelope || node.orphan ? (
+            <div className="span-notes">
+              {sections ? (
+                <span className="critical-badge" data-testid="critical-badge">
+                  critical path
+                </span>
+              ) : null}
+              {s.attempt > 1 ? <span className="muted"> · attempt {s.attempt}</span> : null}
+              {s.misroutedRetry ? <span className="bad"> · misrouted retry</span> : null}
+              <FailureOrigin node={node} axis={axis} />
+              {node.orphan ? (
+                <span className="warn" data-testid="span-orphan">
+                  {' '}
+                  · parent span <code>{s.parentSpanId}</code>{' '}
+                  {axis.capped ? 'not among the spans shown' : 'never arrived'}
+                </span>
+              ) : null}
+            </div>
           ) : null}
         </div>
         <div className="timeline-track">
@@ -172,7 +245,12 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
         </div>
         <div className="nowrap">{formatDurationNs(s.durationNs)}</div>
       </div>
-      <SpanEnvelope span={s} />
+      {s.envelope ? (
+        // Under its row's name, at its level.
+        <div style={{ paddingLeft: `${(node.level - 1) * 14 + 18}px` }}>
+          <SpanEnvelope span={s} />
+        </div>
+      ) : null}
       {hasChildren ? (
         // biome-ignore lint/a11y/useSemanticElements: the ARIA tree pattern's child group has no HTML element
         <div role="group">
@@ -284,7 +362,7 @@ export function SpanTree({
       {/* Always present, so a screen reader announces a selection made from the tree. */}
       <p role="status" className="sr-only" data-testid="span-selection-status">
         {selectedNode
-          ? `Details of ${selectedNode.span.service} ${selectedNode.span.span} shown beside the tree.`
+          ? `Details of ${selectedNode.span.service} ${selectedNode.span.call} shown beside the tree.`
           : ''}
       </p>
       <SpanTreeToggle treeId="span-tree" />

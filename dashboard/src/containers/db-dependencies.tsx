@@ -23,6 +23,8 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
   const mapEdges: MapEdge[] = edges.map((e) => ({
     service: e.serviceId,
     dependency: e.dependencyId,
+    callee: e.calleeId,
+    byClass: e.byClass,
     failures: e.failures,
     calls: e.calls,
     dominantClass: e.dominantClass,
@@ -57,17 +59,27 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
               <tr>
                 <th>service</th>
                 <th>dependency</th>
-                <th title="share of the service's error budget the edge's first-hand failures spent in this range">
+                <th
+                  className="num"
+                  title="share of the service's error budget the edge's first-hand failures spent in this range"
+                >
                   budget consumed
                 </th>
-                <th>calls</th>
-                <th>first-hand failures</th>
+                <th className="num">calls</th>
+                <th className="num">
+                  <span className="nowrap">first-hand</span> failures
+                </th>
                 <th>by class</th>
-                <th>error rate</th>
-                <th>p50</th>
-                <th>p95</th>
-                <th>retries</th>
-                <th title="repeats of a call after a failure that said not to retry">misrouted</th>
+                <th className="num">error rate</th>
+                <th className="num" title="latency of the edge's calls: median / 95th percentile">
+                  p50 / p95
+                </th>
+                <th
+                  className="num"
+                  title="retries; misrouted: repeats of a call after a failure that said not to retry"
+                >
+                  retries <span className="nowrap">(misrouted)</span>
+                </th>
                 <th>top codes</th>
               </tr>
             </thead>
@@ -78,6 +90,7 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                   data-testid="dependency-edge"
                   data-service={e.serviceId}
                   data-dependency={e.dependencyId}
+                  data-callee={e.calleeId || undefined}
                   data-calls={e.calls}
                   data-failures={e.failures}
                   data-retries={e.retries}
@@ -88,40 +101,61 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                   <td className="nowrap">
                     <ServiceLink params={params} service={e.serviceId} />
                   </td>
-                  <td>
+                  <td className="dep-name">
                     <Link data-testid="edge-link" href={overviewHref(params, e)}>
-                      <code>{e.dependency}</code>
+                      {e.calleeId ? (
+                        // The callee's own name first, what the caller called beside it.
+                        <>
+                          <code
+                            data-testid="edge-callee"
+                            title={`${e.callee}: answered the calls to ${e.dependency}`}
+                          >
+                            {e.callee}
+                          </code>{' '}
+                          <span className="muted dep-address" data-testid="edge-address" title={e.dependency}>
+                            {e.dependency}
+                          </span>
+                        </>
+                      ) : (
+                        <code title={e.dependency}>{e.dependency}</code>
+                      )}
                     </Link>
                   </td>
-                  <td data-testid="edge-budget">{formatPercent(e.budgetShare, 2)}</td>
-                  <td>{formatCount(e.calls)}</td>
-                  <td>{formatCount(e.failures)}</td>
+                  <td className="num" data-testid="edge-budget">
+                    {formatPercent(e.budgetShare, 2)}
+                  </td>
+                  <td className="num">{formatCount(e.calls)}</td>
+                  <td className="num">{formatCount(e.failures)}</td>
                   <td>
                     {FAILURE_CLASSES.filter((c) => e.byClass[c]).map((c) => (
-                      <span key={c} className="nowrap" data-class={c} data-count={e.byClass[c]}>
+                      <span key={c} className="nowrap edge-class" data-class={c} data-count={e.byClass[c]}>
                         <ClassBadge value={c} /> {formatCount(e.byClass[c] ?? 0)}{' '}
                       </span>
                     ))}
                   </td>
-                  <td>{formatPercent(e.errorRate)}</td>
-                  <td className="nowrap" data-testid="edge-p50">
-                    {e.p50Ms.toFixed(1)} ms
+                  <td className="num">{formatPercent(e.errorRate)}</td>
+                  <td className="num">
+                    <span data-testid="edge-p50">{e.p50Ms.toFixed(1)} ms</span>
+                    {' / '}
+                    <span data-testid="edge-p95">{e.p95Ms.toFixed(1)} ms</span>
                   </td>
-                  <td className="nowrap" data-testid="edge-p95">
-                    {e.p95Ms.toFixed(1)} ms
+                  <td className="num">
+                    {formatCount(e.retries)}
+                    {e.misrouted > 0 ? <span className="bad"> ({formatCount(e.misrouted)})</span> : null}
                   </td>
-                  <td>{formatCount(e.retries)}</td>
-                  <td>{formatCount(e.misrouted)}</td>
                   <td>
                     {e.topCodes.map((c) => (
                       <span
                         key={`${c.class}/${c.code}`}
-                        className="nowrap edge-code"
+                        className="edge-code"
                         data-testid="edge-code"
                         data-code={`${c.class}/${c.code}`}
                         data-failures={c.failures}
                       >
-                        <ClassBadge value={c.class} /> <code>{c.code}</code> ×{formatCount(c.failures)}{' '}
+                        <ClassBadge value={c.class} />{' '}
+                        <span className="nowrap">
+                          <code>{c.code}</code> ×{formatCount(c.failures)}
+                        </span>{' '}
                       </span>
                     ))}
                   </td>

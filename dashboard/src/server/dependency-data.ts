@@ -20,6 +20,13 @@ export interface DependencyEdge {
   serviceId: string;
   dependency: string;
   dependencyId: string;
+  /**
+   * The service that answered the edge's calls (its own SERVER spans under them, dependencies.sql's
+   * callee), when that names the dependency better than its own name does: shown text, and the
+   * exact name for node ids. '' when no callee reported itself, or it is the dependency's name.
+   */
+  callee: string;
+  calleeId: string;
   calls: number;
   retries: number;
   misrouted: number;
@@ -76,6 +83,7 @@ export async function loadDependencies(p: DashboardParams): Promise<DependencyEd
   const edges = rows.map((r): DependencyEdge => {
     const serviceId = idStr(r.service);
     const dependencyId = idStr(r.dependency);
+    const calleeId = idStr(r.callee) === dependencyId ? '' : idStr(r.callee);
     const byClass = Object.fromEntries(FAILURE_CLASSES.map((c) => [c, num(r[c])]));
     const dominant = FAILURE_CLASSES.reduce<string>(
       (best, c) => ((byClass[c] ?? 0) > (best ? (byClass[best] ?? 0) : 0) ? c : best),
@@ -87,6 +95,8 @@ export async function loadDependencies(p: DashboardParams): Promise<DependencyEd
       serviceId,
       dependency: str(r.dependency),
       dependencyId,
+      callee: str(calleeId),
+      calleeId,
       calls: num(r.calls),
       retries: num(r.retries),
       misrouted: num(r.misrouted),

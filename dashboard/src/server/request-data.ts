@@ -1,3 +1,5 @@
+import { shownText } from '../lib/shown-value';
+import { CALL_NAME_CHARS, type CallFields, callName, spanKindName } from '../lib/span-call-name';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export interface RequestSpan {
@@ -5,7 +7,16 @@ export interface RequestSpan {
   durationNs: number;
   service: string;
   span: string;
+  /** Normalized ('Client', 'Server', 'Internal', 'Producer', 'Consumer'). */
   kind: string;
+  /**
+   * What the row names the call by (span-call-name.ts): method and path, statement summary, RPC
+   * method, messaging destination or tool, else the span name; redacted and shown as sent
+   * (visibleText), at most CALL_NAME_CHARS.
+   */
+  call: string;
+  /** What the call calls as the rollups name it (faultline_call_dependency), shown text; '' for none. */
+  dependency: string;
   traceId: string;
   spanId: string;
   parentSpanId: string;
@@ -47,17 +58,34 @@ export const SHOWN_TEXT_CHARS = 2000;
  */
 export const REQUEST_ID_RE = /^[^\p{Cc}]{1,1024}$/u;
 
+/** The query's `call` map: text values of the keys span-call-name.ts reads. */
+function callFields(value: unknown): CallFields {
+  if (value === null || typeof value !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, idStr(v)]),
+  ) as CallFields;
+}
+
+/** Redacted (a path can carry a token) and made visible, as every span text a page shows. */
+function shownCall(text: string): string {
+  return shownText(text, text.length, CALL_NAME_CHARS).text;
+}
+
 export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
   const rows = await panelQuery('request_spans', { id });
   const spans = rows.map((r): RequestSpan => {
     const cls = str(r.class);
     const retryAfter = str(r.retry_after);
+    const kind = spanKindName(idStr(r.kind));
+    const fields = callFields(r.call);
     return {
       startNs: num(r.start_ns),
       durationNs: num(r.duration_ns),
       service: str(r.service),
       span: str(r.span),
-      kind: str(r.kind),
+      kind: str(kind),
+      call: shownCall(callName(kind, idStr(r.span), fields)),
+      dependency: shownCall(fields.dependency ?? ''),
       traceId: idStr(r.trace_id),
       spanId: idStr(r.span_id),
       parentSpanId: idStr(r.parent_span_id),
