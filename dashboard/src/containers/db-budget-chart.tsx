@@ -144,9 +144,9 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
                 <span
                   className="muted nowrap"
                   data-testid="budget-coverage"
-                  title="the stored traffic spans this share of the SLO period; the allowance extrapolates from it"
+                  title={`the stored traffic spans ${formatPercent(b.periodCoverage, 3)} of the SLO period; the allowance extrapolates from it`}
                 >
-                  from {formatPercent(b.periodCoverage, b.periodCoverage < 0.1 ? 2 : 1)}
+                  from {formatSeconds(b.periodCoverage * params.periodDays * 86_400)} of data
                 </span>
               </td>
               <td data-testid="budget-used-range">{formatPercent(b.usedByRange, 2)}</td>
@@ -189,7 +189,7 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
         Under trace sampling each stored span counts for the traffic it stands for (1/p from its
         tracestate&apos;s <code>ot=th</code>); a failure the preload kept whatever the sampler said counts 1.
         {trust.unmarkedShare > 0
-          ? ` ${formatPercent(trust.unmarkedShare, 1)} of the range's outbound calls carried no sampling mark and count 1 each: right only if nothing dropped their siblings.`
+          ? ` ${formatPercent(trust.unmarkedShare, 1)} of the outbound calls of services not counted in process carried no sampling mark and count 1 each: right only if nothing dropped their siblings.`
           : ''}
         {trust.invalidMarks > 0
           ? ` ${formatCount(trust.invalidMarks)} spans had a malformed mark (counted 1).`

@@ -65,7 +65,10 @@ export async function loadBudgets(p: DashboardParams): Promise<ServiceBudget[]> 
 /** What the budget panel says of its counts under sampling, per service. */
 export interface BudgetTrust {
   byService: Map<string, CountTrust>;
-  /** The share of the range's outbound calls whose span carried no sampling mark (0 to 1). */
+  /**
+   * The share of the range's outbound calls whose span carried no sampling mark (0 to 1), among the
+   * services not counted in process.
+   */
   unmarkedShare: number;
   invalidMarks: number;
 }
@@ -100,8 +103,10 @@ export async function loadBudgetTrust(p: DashboardParams): Promise<BudgetTrust> 
     }
     for (const [service, t] of totals) byService.set(service, countTrust(t.total, t.exact, t.variance));
   }
-  const stored = coverage.reduce((s, r) => s + num(r.estimated_calls), 0);
-  const unmarked = coverage.reduce((s, r) => s + num(r.unmarked_calls), 0);
+  // A service counted in process needs no mark to be right: only the others' unmarked calls matter.
+  const estimatedOnly = coverage.filter((r) => num(r.exact_calls) === 0);
+  const stored = estimatedOnly.reduce((s, r) => s + num(r.estimated_calls), 0);
+  const unmarked = estimatedOnly.reduce((s, r) => s + num(r.unmarked_calls), 0);
   return {
     byService,
     unmarkedShare: stored > 0 ? unmarked / stored : 0,
