@@ -218,9 +218,11 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     if (config.sli === 'requests') {
       // A request is not of one source: budget_requests takes no source filter.
       const { source: _source, ...requestParams } = params;
-      return requestBudgetInputs(
-        (await store.runNamed<Row>('dashboard/budget_requests', requestParams)).rows,
-      );
+      const [rows, exact] = await Promise.all([
+        store.runNamed<Row>('dashboard/budget_requests', requestParams),
+        store.runNamed<Row>('dashboard/budget_exact_requests', requestParams),
+      ]);
+      return requestBudgetInputs(rows.rows, exact.rows);
     }
     const [calls, failures] = await Promise.all([
       store.runNamed<Row>('dashboard/budget_calls', params),

@@ -72,27 +72,48 @@ function zeroCounts(): BudgetCounts {
 }
 
 /**
- * The requests SLI's inputs from the budget_requests rows: the entry service's requests (each
- * workflow's root server span), the failed ones by the class of their first-hand cause. One
- * reading for the dashboard's budget panel and the collector's burn-rate alerts.
+ * budget_requests files a failed request of a minute the preload counted exactly under
+ * `exact:<class>`: a failure of that class, already among the exact count's requests.
  */
-export function requestBudgetInputs(rows: Row[]): BudgetInput[] {
+const EXACT_PREFIX = 'exact:';
+
+/**
+ * The requests SLI's inputs from the budget_requests rows: the entry service's requests (each
+ * workflow's root server span), the failed ones by the class of their first-hand cause; and, from
+ * the budget_exact_requests rows, the requests the preload counted in process for the minutes it
+ * counted (their stored workflows are left out of the first rows, their failures kept as
+ * failures). One reading for the dashboard's budget panel and the collector's burn-rate alerts.
+ */
+export function requestBudgetInputs(rows: Row[], exactRows: Row[] = []): BudgetInput[] {
   const byService = new Map<string, BudgetInput>();
-  for (const r of rows) {
-    const service = str(r.service);
+  const inputOf = (service: string): BudgetInput => {
     const input = byService.get(service) ?? {
       service,
       total: zeroCounts(),
       firstSeenS: Number.POSITIVE_INFINITY,
       failuresByClass: {},
     };
-    const c = budgetCounts(r, 'requests', 'range_requests', 'period_requests');
-    input.total = addCounts(input.total, c);
+    byService.set(service, input);
+    return input;
+  };
+  const seen = (input: BudgetInput, r: Row) => {
     input.firstSeenS = Math.min(input.firstSeenS, num(r.first_seen));
     if (r.last_seen !== undefined) input.lastSeenS = Math.max(input.lastSeenS ?? 0, num(r.last_seen));
-    const cls = str(r.class);
+  };
+  for (const r of rows) {
+    const input = inputOf(str(r.service));
+    const c = budgetCounts(r, 'requests', 'range_requests', 'period_requests');
+    const raw = str(r.class);
+    const exact = raw.startsWith(EXACT_PREFIX);
+    const cls = exact ? raw.slice(EXACT_PREFIX.length) : raw;
+    if (!exact) input.total = addCounts(input.total, c);
+    seen(input, r);
     if (cls !== '') input.failuresByClass[cls] = addCounts(input.failuresByClass[cls] ?? zeroCounts(), c);
-    byService.set(service, input);
+  }
+  for (const r of exactRows) {
+    const input = inputOf(str(r.service));
+    input.total = addCounts(input.total, budgetCounts(r, 'requests', 'range_requests', 'period_requests'));
+    seen(input, r);
   }
   return [...byService.values()];
 }

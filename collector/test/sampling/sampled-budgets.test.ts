@@ -197,12 +197,13 @@ async function budgetsOf(services: string[], fromS: number): Promise<Map<string,
   const out = new Map<string, Budgets>();
   for (const service of services) {
     const range = { from: fromS, to: toS, service, period_from: fromS, ...burnWindowParams() };
-    const [requestRows, callRows, failureRows] = await Promise.all([
+    const [requestRows, exactRows, callRows, failureRows] = await Promise.all([
       ts.store.runNamed('dashboard/budget_requests', range),
+      ts.store.runNamed('dashboard/budget_exact_requests', range),
       ts.store.runNamed('dashboard/budget_calls', { ...range, source: '' }),
       ts.store.runNamed('dashboard/budget_failures', { ...range, source: '', class: '', dependency: '' }),
     ]);
-    const [requests] = computeBudgets(requestBudgetInputs(requestRows.rows), settings);
+    const [requests] = computeBudgets(requestBudgetInputs(requestRows.rows, exactRows.rows), settings);
     const callInputs = callBudgetInputs(callRows.rows, failureRows.rows);
     const [calls] = computeBudgets(callInputs, settings);
     // What the collector's evaluator would send for this service: it burns on the calls SLI.

@@ -34,7 +34,11 @@ async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
 
 /** The entry service's requests: each workflow's root server span, failed ones by first-hand cause. */
 async function requestInputs(p: DashboardParams): Promise<BudgetInput[]> {
-  const inputs = requestBudgetInputs(await panelQuery('budget_requests', requestParams(p)));
+  const [rows, exact] = await Promise.all([
+    panelQuery('budget_requests', requestParams(p)),
+    panelQuery('budget_exact_requests', requestParams(p)),
+  ]);
+  const inputs = requestBudgetInputs(rows, exact);
   // The class filter narrows the failed requests to those whose first-hand cause is of that class.
   if (p.class !== '')
     for (const input of inputs)
@@ -93,15 +97,19 @@ export async function loadBudgetTrust(p: DashboardParams): Promise<BudgetTrust> 
       byService.set(service, countTrust(num(r.range_calls), num(r.exact_calls), variance.get(service) ?? 0));
     }
   } else {
-    const totals = new Map<string, { total: number; exact: number; variance: number }>();
-    for (const r of await panelQuery('budget_requests', requestParams(p))) {
-      const t = totals.get(String(r.service)) ?? { total: 0, exact: 0, variance: 0 };
-      t.total += num(r.range_requests);
-      t.exact += num(r.exact_requests);
-      t.variance += num(r.range_variance);
-      totals.set(String(r.service), t);
-    }
-    for (const [service, t] of totals) byService.set(service, countTrust(t.total, t.exact, t.variance));
+    const [rows, exact] = await Promise.all([
+      panelQuery('budget_requests', requestParams(p)),
+      panelQuery('budget_exact_requests', requestParams(p)),
+    ]);
+    const exactOf = new Map(exact.map((r) => [String(r.service), num(r.range_requests)]));
+    const variance = new Map<string, number>();
+    for (const r of rows)
+      variance.set(String(r.service), (variance.get(String(r.service)) ?? 0) + num(r.range_variance));
+    for (const input of requestBudgetInputs(rows, exact))
+      byService.set(
+        input.service,
+        countTrust(input.total.range, exactOf.get(input.service) ?? 0, variance.get(input.service) ?? 0),
+      );
   }
   // A service counted in process needs no mark to be right: only the others' unmarked calls matter.
   const estimatedOnly = coverage.filter((r) => num(r.exact_calls) === 0);

@@ -197,8 +197,10 @@ describe('counts under trace sampling: each stored span stands for its weight', 
     const shop = rows.filter((r) => r.service === 'shop');
     expect(shop.find((r) => r.class === '')).toMatchObject({ range_requests: 40 });
     expect(shop.find((r) => r.class === 'transient')).toMatchObject({ range_requests: 8 });
-    const counted = rows.filter((r) => r.service === 'counted');
-    expect(counted).toEqual([expect.objectContaining({ class: '', range_requests: 3, exact_requests: 3 })]);
+    // `counted` stored no workflow: its requests are the exact count alone.
+    expect(rows.filter((r) => r.service === 'counted')).toEqual([]);
+    const exact = await named('dashboard/budget_exact_requests', budget);
+    expect(exact).toEqual([expect.objectContaining({ service: 'counted', range_requests: 3 })]);
   });
 
   it("the dependency's calls and first-hand failures are weighted alike", async () => {
