@@ -25,7 +25,13 @@ FROM (
     AND faultline_outbound_call(SpanKind)
     AND ({service:String} = '' OR ServiceName = {service:String})
     AND ({source:String} = '' OR source = {source:String})
-    AND (ServiceName, minute) NOT IN (SELECT ServiceName, minute FROM exact)
+    -- A minute is counted exactly when it has exact rows, or the next minute has: a count is filed
+    -- under the minute its export ended in, so the last seconds of a minute (all of them for a
+    -- process that started then) arrive with the next one.
+    AND (ServiceName, minute) NOT IN (
+      SELECT ServiceName, minute FROM exact
+      UNION ALL
+      SELECT ServiceName, minute - INTERVAL 1 MINUTE FROM exact)
   UNION ALL
   SELECT ServiceName, minute, calls, true AS is_exact FROM exact
 )

@@ -25,7 +25,9 @@ FROM (
     -- The entry service by its hash (entry_service_key, a number's merge), named once per service
     -- below: merging the entry string of every workflow cost more than the rest of this query.
     -- The requests that succeeded need no first failure, so that string is read for the failed
-    -- ones only; those of a minute counted exactly are left to the exact count. A minute of a
+    -- ones only; those of a minute counted exactly are left to the exact count: a minute with
+    -- exact rows, or whose next minute has (a count is filed under the minute its export ended
+    -- in, so a minute's last seconds arrive with the next one). A minute of a
     -- service is looked up by one 64-bit hash (a set of numbers probes faster than one of
     -- tuples). Subqueries, not a CTE, and no third branch to this union: either slowed every
     -- reader by half.
@@ -34,7 +36,9 @@ FROM (
     WHERE roots > 0 AND NOT root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
       AND cityHash64(entry_service_key, intDiv(toUnixTimestamp(started), 60)) NOT IN (
-        SELECT cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60)) FROM call_counts_1m
+        SELECT arrayJoin([cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60)),
+                           cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60) - 1)])
+        FROM call_counts_1m
         WHERE minute >= toStartOfMinute(least({period_from:DateTime}, {from:DateTime})) AND minute < {to:DateTime}
           AND entry AND SpanKind = 'Server' AND calls > 0)
     UNION ALL
@@ -45,7 +49,9 @@ FROM (
       entry_service_key AS service_key,
       concat(
         if(cityHash64(entry_service_key, intDiv(toUnixTimestamp(started), 60)) IN (
-             SELECT cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60)) FROM call_counts_1m
+             SELECT arrayJoin([cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60)),
+                           cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60) - 1)])
+        FROM call_counts_1m
              WHERE minute >= toStartOfMinute(least({period_from:DateTime}, {from:DateTime})) AND minute < {to:DateTime}
                AND entry AND SpanKind = 'Server' AND calls > 0),
            'exact:', ''),
