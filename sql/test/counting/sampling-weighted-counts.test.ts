@@ -120,6 +120,18 @@ function scenario(): TraceRow[] {
         SpanAttributes: { 'http.request.method': 'GET', 'server.address': 'api', 'server.port': '443' },
       }),
     );
+  // `edge` started at 12:05:55: its 3 calls are stored in minute 12:05, and counted in the export
+  // that ended at 12:06:05, filed under 12:06 (below): 3 calls, not 6.
+  for (let i = 0; i < 3; i++)
+    rows.push(
+      makeRow({
+        Timestamp: at(355 + i),
+        ServiceName: 'edge',
+        SpanKind: 'Client',
+        SpanName: 'GET',
+        SpanAttributes: { 'http.request.method': 'GET', 'server.address': 'api', 'server.port': '443' },
+      }),
+    );
   for (let i = 0; i < 2; i++)
     rows.push(
       makeRow({
@@ -164,6 +176,21 @@ beforeAll(async () => {
       failures: 0,
     }),
   );
+  counts.push(
+    JSON.stringify({
+      minute: '2026-11-29 12:06:00',
+      ServiceName: 'edge',
+      SpanKind: 'Client',
+      source: 'http',
+      dependency: 'api:443',
+      class: '',
+      code: '',
+      entry: false,
+      propagated: false,
+      calls: 3,
+      failures: 0,
+    }),
+  );
   await insertBatch(store.client, `${counts.join('\n')}\n`, { table: 'call_counts_1m' });
 }, 60_000);
 
@@ -179,6 +206,8 @@ describe('counts under trace sampling: each stored span stands for its weight', 
     expect(calls.get('shop')!.calls_windows).toEqual([0, 49]);
     expect(calls.get('legacy')).toMatchObject({ range_calls: 3, exact_calls: 0 });
     expect(calls.get('counted')).toMatchObject({ range_calls: 7, exact_calls: 7 });
+    // A minute whose calls were exported in the next one is counted once, exactly.
+    expect(calls.get('edge')).toMatchObject({ range_calls: 3, exact_calls: 3 });
   });
 
   it('first-hand failures count each kept failure once, and the echo is no failure of its own', async () => {
