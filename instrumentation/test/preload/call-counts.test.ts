@@ -72,6 +72,9 @@ async function runService(run: RunName, { mode, requests, env, unsampledCaller }
       OTEL_EXPORTER_OTLP_ENDPOINT: `${receiver.url}/${run}`,
       OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'authorization=Bearer%20fl-count-token',
       FAULTLINE_COUNT_EXPORT_INTERVAL_MS: '200',
+      // Spans leave during the run too, not only in the exit flush, whose short timeout a loaded
+      // machine can exceed: the runs with counts off must still show their spans.
+      OTEL_BSP_SCHEDULE_DELAY: '100',
       UPSTREAM_URL: upstream.url,
       ...env,
     },
