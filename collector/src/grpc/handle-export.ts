@@ -1,31 +1,51 @@
 import type { handleUnaryCall, Metadata, ServerUnaryCall, ServiceError, sendUnaryData } from '@grpc/grpc-js';
 import { Metadata as GrpcMetadata } from '@grpc/grpc-js';
+import type { ReceiverConfig } from '../config/receiver-config.js';
 import { checkBearer } from '../ingest/check-bearer.js';
-import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
-import {
-  type ExportFailure,
-  type ExportOutcome,
-  ingestExport,
-  refuseUnread,
-} from '../ingest/ingest-export.js';
+import type { ExportFailure } from '../ingest/ingest-export.js';
+import type { BodyBudget } from '../ingest/read-body.js';
+import type { ResponseCounts } from '../ingest/response-counts.js';
 import { encodeExportResponse, RpcCode } from '../otlp/otlp-responses.js';
 import { encodeRetryStatus, STATUS_DETAILS_TRAILER } from './grpc-status-details.js';
 
+/** An export a signal accepted: what partial_success says of it. */
+export interface AcceptedExport {
+  ok: true;
+  message: string;
+}
+
+/** One signal's Export method (traces, metrics), as exportHandler serves it over gRPC. */
+export interface GrpcExport<Accepted extends AcceptedExport> {
+  /** Names the signal in the log line of a call that failed unexpectedly ("gRPC <what> failed"). */
+  what: string;
+  /** The receiver's config: its ingest token. */
+  config: Pick<ReceiverConfig, 'token'>;
+  /** Where the answers are counted. */
+  stats: ResponseCounts;
+  /**
+   * The signal's OTLP/HTTP rules (refusals, decode budget, writer, counters) for one message, read
+   * through `read`; resolves once the rows are durable or refused.
+   */
+  ingest: (read: (budget: BodyBudget) => Promise<Buffer>) => Promise<Accepted | ExportFailure>;
+  /** The partial_success count of an accepted export (rejected spans, rejected data points). */
+  rejectedOf: (outcome: Accepted) => number;
+}
+
 /**
- * TraceService/Export: the OTLP/HTTP rules over gRPC (the same token, refusals, decode budget,
- * writer and counters, through `ingestExport`), answered only once the rows are durable.
- * `track` registers each call's work so shutdown can wait for it.
+ * A signal's Export over gRPC: the same token, then the signal's own ingest, answered only once
+ * the rows are durable, with the status codes and RetryInfo of every OTLP/gRPC answer. `track`
+ * registers each call's work so shutdown can wait for it.
  */
-export function exportHandler(
-  deps: TracesHandlerDeps,
+export function exportHandler<Accepted extends AcceptedExport>(
+  signal: GrpcExport<Accepted>,
   track: (work: Promise<void>) => void,
 ): handleUnaryCall<Buffer, Buffer> {
   return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
-    const work = exportOnce(call, deps).then(
-      (outcome) => reply(callback, deps, outcome),
+    const work = exportOnce(call, signal).then(
+      (outcome) => reply(callback, signal, outcome),
       (err: unknown) => {
-        console.error('[faultline-collector] gRPC export failed:', err);
-        deps.stats.countResponse(500);
+        console.error(`[faultline-collector] gRPC ${signal.what} failed:`, err);
+        signal.stats.countResponse(500);
         callback({
           code: RpcCode.INTERNAL,
           details: 'the collector failed to handle this export; see its log',
@@ -36,11 +56,11 @@ export function exportHandler(
   };
 }
 
-async function exportOnce(
+async function exportOnce<Accepted extends AcceptedExport>(
   call: ServerUnaryCall<Buffer, Buffer>,
-  deps: TracesHandlerDeps,
-): Promise<ExportOutcome> {
-  const { token } = deps.config;
+  signal: GrpcExport<Accepted>,
+): Promise<Accepted | ExportFailure> {
+  const { token } = signal.config;
   if (token !== undefined && !checkBearer(authorizationOf(call.metadata), token)) {
     return {
       ok: false,
@@ -49,22 +69,24 @@ async function exportOnce(
       message: 'missing or wrong bearer token: send metadata authorization: Bearer <FAULTLINE_INGEST_TOKEN>',
     };
   }
-  const refused = refuseUnread(deps);
-  if (refused) return refused;
   // grpc-js has read (and gunzipped) the message within grpc.max_receive_message_length before the
   // handler runs, so the whole body and its decoded share are reserved at once, before decoding.
   const body = call.request;
-  return ingestExport(deps, 'protobuf', async ({ lease, holdFor }) => {
+  return signal.ingest(async ({ lease, holdFor }) => {
     await lease.reserve(holdFor(body.length));
     return body;
   });
 }
 
-function reply(callback: sendUnaryData<Buffer>, deps: TracesHandlerDeps, outcome: ExportOutcome): void {
+function reply<Accepted extends AcceptedExport>(
+  callback: sendUnaryData<Buffer>,
+  signal: GrpcExport<Accepted>,
+  outcome: Accepted | ExportFailure,
+): void {
   // Counted under the HTTP status of the same outcome, so /metrics reads alike for both transports.
-  deps.stats.countResponse(outcome.ok ? 200 : outcome.status);
+  signal.stats.countResponse(outcome.ok ? 200 : outcome.status);
   if (outcome.ok) {
-    callback(null, encodeExportResponse('protobuf', outcome.rejectedSpans, outcome.message));
+    callback(null, encodeExportResponse('protobuf', signal.rejectedOf(outcome), outcome.message));
     return;
   }
   callback(grpcFailure(outcome));
@@ -82,7 +104,7 @@ export function grpcFailure(outcome: ExportFailure): Partial<ServiceError> {
   return { code: outcome.code, details: outcome.message, metadata };
 }
 
-export function authorizationOf(metadata: Metadata): string | undefined {
+function authorizationOf(metadata: Metadata): string | undefined {
   const value = metadata.get('authorization')[0];
   return typeof value === 'string' ? value : undefined;
 }

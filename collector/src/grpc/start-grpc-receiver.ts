@@ -1,8 +1,8 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
 import type { MetricsHandlerDeps } from '../metrics-ingest/metrics-handler-deps.js';
+import { metricsExport, traceExport } from './export-signals.js';
 import { exportHandler } from './handle-export.js';
-import { metricsExportHandler } from './handle-metrics-export.js';
 import { METRICS_SERVICE } from './metrics-service.js';
 import { TRACE_SERVICE } from './trace-service.js';
 
@@ -32,8 +32,8 @@ export async function startGrpcReceiver(
     // ends RESOURCE_EXHAUSTED without RetryInfo, which clients do not retry.
     'grpc.max_receive_message_length': config.maxDecompressedBytes,
   });
-  server.addService(TRACE_SERVICE, { Export: exportHandler(deps, track) });
-  if (metrics) server.addService(METRICS_SERVICE, { Export: metricsExportHandler(metrics, track) });
+  server.addService(TRACE_SERVICE, { Export: exportHandler(traceExport(deps), track) });
+  if (metrics) server.addService(METRICS_SERVICE, { Export: exportHandler(metricsExport(metrics), track) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${host}:${config.grpcPort}`, ServerCredentials.createInsecure(), (err, bound) =>

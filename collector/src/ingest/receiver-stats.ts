@@ -1,9 +1,11 @@
 import { samplingWeightOf } from '@faultline/instrumentation/envelope';
+import { ResponseCounts } from './response-counts.js';
 
-/** Counters the receiver keeps itself (the writer keeps its own; /metrics shows both). */
-export class ReceiverStats {
-  /** Responses to /v1/traces by HTTP status. */
-  readonly responses = new Map<number, number>();
+/**
+ * Counters the receiver keeps itself (the writer keeps its own; /metrics shows both): its answers
+ * to /v1/traces and TraceService/Export (ResponseCounts), and what became of their spans.
+ */
+export class ReceiverStats extends ResponseCounts {
   /** Spans refused one by one inside an accepted request (partial_success). */
   spansInvalid = 0;
   /** Spans in requests answered 429/503 because the writer was saturated or stopping. */
@@ -19,14 +21,6 @@ export class ReceiverStats {
   /** Bodies decoded, and the bytes they held after decompression. */
   bodiesDecoded = 0;
   bytesDecoded = 0;
-
-  /** When a request or a span was last refused (epoch ms), or null. */
-  lastRefusedAt: number | null = null;
-
-  countResponse(status: number): void {
-    this.responses.set(status, (this.responses.get(status) ?? 0) + 1);
-    if (status >= 400) this.lastRefusedAt = Date.now();
-  }
 
   /** The sampling marks of a decoded batch's spans (samplingWeightOf, the twin of the SQL rule). */
   countSamplingMarks(rows: readonly { TraceState: string }[]): void {

@@ -17,7 +17,7 @@ export function metricsIngestRegistry(stats: MetricsIngestStats, writerStats: ()
     name: 'faultline_otlp_metrics_responses_total',
     help: 'Responses to POST /v1/metrics and gRPC MetricsService/Export, by HTTP status.',
     labelNames: ['code'],
-    read: () => [...stats.responses].sort(([a], [b]) => a - b).map(([code, n]) => [{ code }, n] as const),
+    read: () => stats.byCode(),
   });
   counter(
     'faultline_metric_points_accepted_total',

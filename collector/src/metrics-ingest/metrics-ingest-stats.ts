@@ -1,7 +1,11 @@
-/** What the metrics receiver counts itself (the count writer keeps its own; /metrics shows both). */
-export class MetricsIngestStats {
-  /** Responses to POST /v1/metrics and MetricsService/Export, by HTTP status (gRPC mapped alike). */
-  readonly responses = new Map<number, number>();
+import { ResponseCounts } from '../ingest/response-counts.js';
+
+/**
+ * What the metrics receiver counts itself (the count writer keeps its own; /metrics shows both): its
+ * answers to POST /v1/metrics and MetricsService/Export (ResponseCounts), and what became of their
+ * data points.
+ */
+export class MetricsIngestStats extends ResponseCounts {
   /** faultline.* points refused inside accepted requests (cumulative, not a Sum, bad value or time). */
   pointsInvalid = 0;
   /** Points in requests answered 429/503 because the count writer was saturated or failing. */
@@ -11,10 +15,4 @@ export class MetricsIngestStats {
   valuesTruncated = 0;
   bodiesDecoded = 0;
   bytesDecoded = 0;
-  lastRefusedAt: number | null = null;
-
-  countResponse(status: number): void {
-    this.responses.set(status, (this.responses.get(status) ?? 0) + 1);
-    if (status >= 400) this.lastRefusedAt = Date.now();
-  }
 }

@@ -19,98 +19,50 @@ export interface CountShape {
 const pg = { 'db.system': 'postgresql', 'db.name': 'shop' };
 const longHost = `${'ünïcode-'.repeat(30)}.example.com`;
 
+/** An outbound call: kind Client, named by its id unless `more` gives a name. */
+function client(
+  id: string,
+  attrs: Record<string, string>,
+  more: Pick<CountShape, 'name' | 'status'> = {},
+): CountShape {
+  return { id, ...more, kind: 'Client', attrs };
+}
+/** An HTTP client call as the old conventions (http.method, http.url) and the stable ones write it. */
+const oldHttp = (url: string, method = 'GET') => ({ 'http.method': method, 'http.url': url });
+const newHttp = (url: string) => ({ 'http.request.method': 'GET', 'url.full': url });
+
 const EXTRA: CountShape[] = [
   // HTTP: how the dependency is read from the URL when no server.address says it.
-  {
-    id: 'url-userinfo-port',
-    kind: 'Client',
-    attrs: { 'http.method': 'GET', 'http.url': 'https://user:pw@api.example.com:8443/v1?q=1' },
-  },
-  {
-    id: 'url-default-port-443',
-    kind: 'Client',
-    attrs: { 'http.request.method': 'GET', 'url.full': 'https://api.example.com:443/x' },
-  },
-  {
-    id: 'url-default-port-80',
-    kind: 'Client',
-    attrs: { 'http.request.method': 'GET', 'url.full': 'http://api.example.com:80' },
-  },
-  {
-    id: 'url-ipv6',
-    kind: 'Client',
-    attrs: { 'http.request.method': 'GET', 'url.full': 'http://[::1]:9090/metrics' },
-  },
-  {
-    id: 'url-ipv6-no-port',
-    kind: 'Client',
-    attrs: { 'http.request.method': 'GET', 'url.full': 'http://[fe80::1]/' },
-  },
-  {
-    id: 'url-single-label-host',
-    kind: 'Client',
-    attrs: { 'http.method': 'POST', 'http.url': 'http://inventory:8080#frag' },
-  },
-  {
-    id: 'url-query-only',
-    kind: 'Client',
-    attrs: { 'http.method': 'GET', 'http.url': 'http://inventory?x=1' },
-  },
-  {
-    id: 'url-template',
-    kind: 'Client',
-    attrs: {
-      'http.request.method': 'GET',
-      'url.full': 'http://users:3000/users/42',
-      'url.template': '/users/{id}',
-    },
-  },
-  {
-    id: 'url-not-absolute',
-    kind: 'Client',
-    attrs: { 'http.method': 'GET', 'http.url': '/relative/path', 'net.peer.name': 'fallback-peer' },
-  },
-  {
-    id: 'url-no-scheme',
-    kind: 'Client',
-    attrs: { 'http.method': 'GET', 'http.url': 'api.example.com:8080/x' },
-  },
-  {
-    id: 'url-port-too-long',
-    kind: 'Client',
-    attrs: { 'http.method': 'GET', 'http.url': 'http://api.example.com:123456/x' },
-  },
-  {
-    id: 'url-full-over-http-url',
-    kind: 'Client',
-    attrs: { 'http.request.method': 'GET', 'url.full': 'http://a.example/', 'http.url': 'http://b.example/' },
-  },
-  {
-    id: 'server-address-port-template',
-    kind: 'Client',
-    attrs: {
-      'http.request.method': 'GET',
-      'server.address': 'pay.example',
-      'server.port': '8443',
-      'url.template': '/charges/{id}',
-      'url.full': 'https://pay.example:8443/charges/9',
-    },
-  },
-  {
-    id: 'server-address-port-443',
-    kind: 'Client',
-    attrs: { 'http.request.method': 'GET', 'server.address': 'pay.example', 'server.port': '443' },
-  },
-  {
-    id: 'peer-service-wins',
-    kind: 'Client',
-    attrs: {
-      'peer.service': 'payments',
-      'http.request.method': 'GET',
-      'server.address': 'pay.example',
-      'db.system': 'redis',
-    },
-  },
+  client('url-userinfo-port', oldHttp('https://user:pw@api.example.com:8443/v1?q=1')),
+  client('url-default-port-443', newHttp('https://api.example.com:443/x')),
+  client('url-default-port-80', newHttp('http://api.example.com:80')),
+  client('url-ipv6', newHttp('http://[::1]:9090/metrics')),
+  client('url-ipv6-no-port', newHttp('http://[fe80::1]/')),
+  client('url-single-label-host', oldHttp('http://inventory:8080#frag', 'POST')),
+  client('url-query-only', oldHttp('http://inventory?x=1')),
+  client('url-template', { ...newHttp('http://users:3000/users/42'), 'url.template': '/users/{id}' }),
+  client('url-not-absolute', { ...oldHttp('/relative/path'), 'net.peer.name': 'fallback-peer' }),
+  client('url-no-scheme', oldHttp('api.example.com:8080/x')),
+  client('url-port-too-long', oldHttp('http://api.example.com:123456/x')),
+  client('url-full-over-http-url', { ...newHttp('http://a.example/'), 'http.url': 'http://b.example/' }),
+  client('server-address-port-template', {
+    'http.request.method': 'GET',
+    'server.address': 'pay.example',
+    'server.port': '8443',
+    'url.template': '/charges/{id}',
+    'url.full': 'https://pay.example:8443/charges/9',
+  }),
+  client('server-address-port-443', {
+    'http.request.method': 'GET',
+    'server.address': 'pay.example',
+    'server.port': '443',
+  }),
+  client('peer-service-wins', {
+    'peer.service': 'payments',
+    'http.request.method': 'GET',
+    'server.address': 'pay.example',
+    'db.system': 'redis',
+  }),
   {
     id: 'server-span-no-dependency',
     kind: 'Server',
@@ -121,50 +73,34 @@ const EXTRA: CountShape[] = [
     kind: 'SPAN_KIND_SERVER',
     attrs: { 'http.method': 'GET', 'peer.service': 'x' },
   },
-  {
-    id: 'long-host',
-    kind: 'Client',
-    attrs: { 'http.request.method': 'GET', 'server.address': longHost, 'server.port': '8080' },
-  },
+  client('long-host', { 'http.request.method': 'GET', 'server.address': longHost, 'server.port': '8080' }),
   // Databases.
-  {
-    id: 'db-system-name-namespace',
-    kind: 'Client',
-    attrs: { 'db.system.name': 'postgresql', 'db.namespace': 'orders', 'db.name': 'old' },
-  },
-  { id: 'db-system-only', kind: 'Client', attrs: { 'db.system': 'redis' } },
-  {
-    id: 'db-namespace-trailing-spaces',
-    kind: 'Client',
-    attrs: { 'db.system': 'mysql', 'db.name': 'shop  ' },
-  },
-  { id: 'db-empty-system', kind: 'Client', attrs: { 'db.system': '', 'server.address': 'db.local' } },
+  client('db-system-name-namespace', {
+    'db.system.name': 'postgresql',
+    'db.namespace': 'orders',
+    'db.name': 'old',
+  }),
+  client('db-system-only', { 'db.system': 'redis' }),
+  client('db-namespace-trailing-spaces', { 'db.system': 'mysql', 'db.name': 'shop  ' }),
+  client('db-empty-system', { 'db.system': '', 'server.address': 'db.local' }),
   // RPC and AWS.
-  {
-    id: 'rpc-service-no-method',
-    kind: 'Client',
-    attrs: { 'rpc.system': 'grpc', 'rpc.service': 'shop.Cart' },
-  },
-  {
-    id: 'rpc-system-name-aws',
-    kind: 'Client',
-    attrs: { 'rpc.system.name': 'aws-api', 'rpc.service': 'SQS', 'rpc.method': 'SendMessage' },
-  },
+  client('rpc-service-no-method', { 'rpc.system': 'grpc', 'rpc.service': 'shop.Cart' }),
+  client('rpc-system-name-aws', {
+    'rpc.system.name': 'aws-api',
+    'rpc.service': 'SQS',
+    'rpc.method': 'SendMessage',
+  }),
   // Messaging.
   {
     id: 'messaging-destination',
     kind: 'Producer',
     attrs: { 'messaging.system': 'kafka', 'messaging.destination.name': 'orders' },
   },
-  {
-    id: 'messaging-temporary',
-    kind: 'Client',
-    attrs: {
-      'messaging.system': 'rabbitmq',
-      'messaging.destination.name': 'amq.gen-x1',
-      'messaging.destination.temporary': 'true',
-    },
-  },
+  client('messaging-temporary', {
+    'messaging.system': 'rabbitmq',
+    'messaging.destination.name': 'amq.gen-x1',
+    'messaging.destination.temporary': 'true',
+  }),
   {
     id: 'messaging-template',
     kind: 'Consumer',
@@ -174,53 +110,27 @@ const EXTRA: CountShape[] = [
       'messaging.destination.template': 'orders.{id}',
     },
   },
-  { id: 'messaging-destination-only', kind: 'Client', attrs: { 'messaging.destination.name': 'jobs' } },
-  {
-    id: 'messaging-system-only',
-    kind: 'Client',
-    attrs: { 'messaging.system': 'mqtt', 'faultline.source': 'messaging' },
-  },
+  client('messaging-destination-only', { 'messaging.destination.name': 'jobs' }),
+  client('messaging-system-only', { 'messaging.system': 'mqtt', 'faultline.source': 'messaging' }),
   // Call roles: checkouts and transport requests.
-  { id: 'checkout-by-name', name: 'pg-pool.connect', kind: 'Client', attrs: pg },
-  { id: 'checkout-redis', name: 'redis-connect', kind: 'Client', attrs: { 'db.system.name': 'redis' } },
-  { id: 'connect-failed', name: 'pg.connect', kind: 'Client', attrs: pg, status: 'Error' },
-  {
-    id: 'connect-failed-old-status',
-    name: 'mysql.connect',
-    kind: 'Client',
-    attrs: { 'db.system': 'mysql' },
-    status: 'STATUS_CODE_ERROR',
-  },
-  {
-    id: 'connect-classified',
-    name: 'connect',
-    kind: 'Client',
-    attrs: { 'db.system': 'redis', 'faultline.class': 'transient' },
-  },
-  { id: 'connect-without-db', name: 'connect', kind: 'Client', attrs: { 'net.peer.name': 'cache' } },
-  {
-    id: 'role-checkout',
-    name: 'acquire',
-    kind: 'Client',
-    attrs: { ...pg, 'faultline.call_role': 'checkout' },
-  },
-  {
-    id: 'role-transport',
-    name: 'POST',
-    kind: 'Client',
-    attrs: {
-      'http.request.method': 'POST',
-      'faultline.call_role': 'transport',
-      'faultline.class': 'rate_limit',
-    },
-    status: 'Error',
-  },
+  client('checkout-by-name', pg, { name: 'pg-pool.connect' }),
+  client('checkout-redis', { 'db.system.name': 'redis' }, { name: 'redis-connect' }),
+  client('connect-failed', pg, { name: 'pg.connect', status: 'Error' }),
+  client(
+    'connect-failed-old-status',
+    { 'db.system': 'mysql' },
+    { name: 'mysql.connect', status: 'STATUS_CODE_ERROR' },
+  ),
+  client('connect-classified', { 'db.system': 'redis', 'faultline.class': 'transient' }, { name: 'connect' }),
+  client('connect-without-db', { 'net.peer.name': 'cache' }, { name: 'connect' }),
+  client('role-checkout', { ...pg, 'faultline.call_role': 'checkout' }, { name: 'acquire' }),
+  client(
+    'role-transport',
+    { 'http.request.method': 'POST', 'faultline.call_role': 'transport', 'faultline.class': 'rate_limit' },
+    { name: 'POST', status: 'Error' },
+  ),
   // Kinds and sources.
-  {
-    id: 'old-kind-client',
-    kind: 'SPAN_KIND_CLIENT',
-    attrs: { 'http.method': 'GET', 'http.url': 'http://x.example:81/' },
-  },
+  { id: 'old-kind-client', kind: 'SPAN_KIND_CLIENT', attrs: oldHttp('http://x.example:81/') },
   {
     id: 'old-kind-internal-source',
     kind: 'SPAN_KIND_INTERNAL',
@@ -229,9 +139,9 @@ const EXTRA: CountShape[] = [
   { id: 'internal-with-source', kind: 'Internal', attrs: { 'faultline.source': 'sdk' } },
   { id: 'consumer-no-source', kind: 'Consumer', attrs: { 'messaging.system': 'kafka' } },
   // Failures: by class, by status alone, an Ok status, an echo.
-  { id: 'failed-by-status', kind: 'Client', attrs: { 'http.method': 'GET' }, status: 'Error' },
+  client('failed-by-status', { 'http.method': 'GET' }, { status: 'Error' }),
   { id: 'failed-old-status', kind: 'Server', attrs: { 'http.method': 'GET' }, status: 'STATUS_CODE_ERROR' },
-  { id: 'ok-status', kind: 'Client', attrs: { 'http.method': 'GET' }, status: 'Ok' },
+  client('ok-status', { 'http.method': 'GET' }, { status: 'Ok' }),
   {
     id: 'failed-propagated',
     kind: 'Server',
@@ -242,31 +152,27 @@ const EXTRA: CountShape[] = [
       'faultline.propagated': 'true',
     },
   },
-  {
-    id: 'propagated-false',
-    kind: 'Client',
-    attrs: { 'http.method': 'GET', 'faultline.propagated': 'false' },
-  },
+  client('propagated-false', { 'http.method': 'GET', 'faultline.propagated': 'false' }),
   // An SDK's internal attempts as written (faultline.attempts), capped at 100.
-  {
-    id: 'attempts-3',
-    kind: 'Client',
-    attrs: {
-      'rpc.system': 'aws-api',
-      'rpc.service': 'S3',
-      'faultline.attempts': '3',
-      'faultline.previous_class': 'rate_limit',
-    },
-  },
-  { id: 'attempts-150', kind: 'Client', attrs: { 'faultline.attempts': '150' } },
-  { id: 'attempts-plus', kind: 'Client', attrs: { 'faultline.attempts': '+4' } },
-  { id: 'attempts-zeros', kind: 'Client', attrs: { 'faultline.attempts': '007' } },
-  { id: 'attempts-overflow', kind: 'Client', attrs: { 'faultline.attempts': '70000' } },
-  { id: 'attempts-65535', kind: 'Client', attrs: { 'faultline.attempts': '65535' } },
-  { id: 'attempts-fraction', kind: 'Client', attrs: { 'faultline.attempts': '2.5' } },
-  { id: 'attempts-negative', kind: 'Client', attrs: { 'faultline.attempts': '-2' } },
-  { id: 'attempts-text', kind: 'Client', attrs: { 'faultline.attempts': 'three' } },
-  { id: 'attempts-space', kind: 'Client', attrs: { 'faultline.attempts': ' 3' } },
+  client('attempts-3', {
+    'rpc.system': 'aws-api',
+    'rpc.service': 'S3',
+    'faultline.attempts': '3',
+    'faultline.previous_class': 'rate_limit',
+  }),
+  ...(
+    [
+      ['attempts-150', '150'],
+      ['attempts-plus', '+4'],
+      ['attempts-zeros', '007'],
+      ['attempts-overflow', '70000'],
+      ['attempts-65535', '65535'],
+      ['attempts-fraction', '2.5'],
+      ['attempts-negative', '-2'],
+      ['attempts-text', 'three'],
+      ['attempts-space', ' 3'],
+    ] as const
+  ).map(([id, attempts]) => client(id, { 'faultline.attempts': attempts })),
 ];
 
 export const COUNT_SHAPES: readonly CountShape[] = [...SPAN_SHAPES, ...EXTRA];

@@ -65,6 +65,91 @@ const http = (status: number) => ({
 const pg = { 'db.system.name': 'postgresql', 'db.query.text': 'INSERT INTO orders (id) VALUES ($1)' };
 
 /**
+ * checkout's request calling inventory: checkout's server span answering 422 (a failure row, the
+ * echo of its call), its POST classified from inventory's answer (validation, `callCode`), and
+ * inventory's server span answering 422: a failure row (`calleeServerFailed`, propagated or not) or
+ * a span stored without an envelope.
+ */
+function checkoutCallingInventory(o: {
+  ms: number;
+  callMs: number;
+  callCode: string;
+  calleeMs: number;
+  calleeServerFailed: boolean;
+  calleePropagated: boolean;
+}): Span[] {
+  const calleeFailure = {
+    ...envelope('validation', 'http', '422'),
+    ...(o.calleePropagated ? { 'faultline.propagated': 'true' } : {}),
+  };
+  return [
+    {
+      id: '1',
+      parent: '',
+      service: 'checkout',
+      kind: 'Server',
+      name: 'POST /checkout',
+      at: 0,
+      ms: o.ms,
+      attrs: { ...http(422), ...envelope('validation', 'http', '422'), 'faultline.propagated': 'true' },
+      failed: true,
+    },
+    checkoutCall('1', o.callMs, {
+      ...http(422),
+      ...envelope('validation', 'http', o.callCode),
+      'url.full': 'http://inventory/reserve',
+    }),
+    inventoryServer(
+      o.calleeMs,
+      o.calleeServerFailed ? { ...http(422), ...calleeFailure } : http(422),
+      o.calleeServerFailed,
+    ),
+  ];
+}
+
+/** checkout's failed POST to inventory (span 2), under `parent`. */
+function checkoutCall(parent: string, ms: number, attrs: Record<string, string>): Span {
+  return {
+    id: '2',
+    parent,
+    service: 'checkout',
+    kind: 'Client',
+    name: 'POST',
+    at: 10,
+    ms,
+    attrs,
+    failed: true,
+  };
+}
+
+/** inventory's server span (3) for checkout's call. */
+function inventoryServer(ms: number, attrs: Record<string, string>, failed = false): Span {
+  return {
+    id: '3',
+    parent: '2',
+    service: 'inventory',
+    kind: 'Server',
+    name: 'POST /reserve',
+    at: 11,
+    ms,
+    attrs,
+    failed,
+  };
+}
+
+/** inventory's INSERT failing with PostgreSQL 23505, marked with the call it served when `mark` says. */
+function failedInsert(span: Pick<Span, 'id' | 'parent' | 'name' | 'at'>, mark = {}): Span {
+  return {
+    ...span,
+    service: 'inventory',
+    kind: 'Client',
+    ms: 3,
+    attrs: { ...pg, ...envelope('validation', 'db', '23505'), ...mark },
+    failed: true,
+  };
+}
+
+/**
  * The three-service request of the issue: checkout → inventory → PostgreSQL 23505. inventory
  * answers 422 with the 23505 in its body; checkout's client call classifies that body (validation,
  * 23505). `calleeServerFailed` says whether inventory's server span is a failure row (the preload
@@ -73,45 +158,14 @@ const pg = { 'db.system.name': 'postgresql', 'db.query.text': 'INSERT INTO order
  */
 function threeServices(trace: string, calleeServerFailed: boolean): TraceRow[] {
   return rowsOf(trace, [
-    {
-      id: '1',
-      parent: '',
-      service: 'checkout',
-      kind: 'Server',
-      name: 'POST /checkout',
-      at: 0,
+    ...checkoutCallingInventory({
       ms: 100,
-      attrs: { ...http(422), ...envelope('validation', 'http', '422'), 'faultline.propagated': 'true' },
-      failed: true,
-    },
-    {
-      id: '2',
-      parent: '1',
-      service: 'checkout',
-      kind: 'Client',
-      name: 'POST',
-      at: 10,
-      ms: 20,
-      attrs: {
-        ...http(422),
-        ...envelope('validation', 'http', '23505'),
-        'url.full': 'http://inventory/reserve',
-      },
-      failed: true,
-    },
-    {
-      id: '3',
-      parent: '2',
-      service: 'inventory',
-      kind: 'Server',
-      name: 'POST /reserve',
-      at: 11,
-      ms: 18,
-      attrs: calleeServerFailed
-        ? { ...http(422), ...envelope('validation', 'http', '422'), 'faultline.propagated': 'true' }
-        : http(422),
-      failed: calleeServerFailed,
-    },
+      callMs: 20,
+      callCode: '23505',
+      calleeMs: 18,
+      calleeServerFailed,
+      calleePropagated: true,
+    }),
     {
       id: '4',
       parent: '3',
@@ -122,17 +176,7 @@ function threeServices(trace: string, calleeServerFailed: boolean): TraceRow[] {
       ms: 1,
       attrs: { 'db.system.name': 'postgresql', 'faultline.source': 'db', 'faultline.call_role': 'checkout' },
     },
-    {
-      id: '5',
-      parent: '3',
-      service: 'inventory',
-      kind: 'Client',
-      name: 'pg.query:INSERT test',
-      at: 14,
-      ms: 3,
-      attrs: { ...pg, ...envelope('validation', 'db', '23505'), ...servedCall(trace, '2') },
-      failed: true,
-    },
+    failedInsert({ id: '5', parent: '3', name: 'pg.query:INSERT test', at: 14 }, servedCall(trace, '2')),
   ]);
 }
 
@@ -210,17 +254,7 @@ function fourServices(trace: string): TraceRow[] {
       at: 12,
       ms: 80,
     },
-    {
-      id: '7',
-      parent: '6',
-      service: 'inventory',
-      kind: 'Client',
-      name: 'pg.query:INSERT test',
-      at: 20,
-      ms: 3,
-      attrs: { ...pg, ...envelope('validation', 'db', '23505'), ...servedCall(trace, '4') },
-      failed: true,
-    },
+    failedInsert({ id: '7', parent: '6', name: 'pg.query:INSERT test', at: 20 }, servedCall(trace, '4')),
   ]);
 }
 
@@ -231,45 +265,17 @@ function fourServices(trace: string): TraceRow[] {
  * callee's subtree: checkout's call stays first-hand, a caller fault counted at the caller).
  */
 function refused(trace: string, calleeServerFailed: boolean): TraceRow[] {
-  return rowsOf(trace, [
-    {
-      id: '1',
-      parent: '',
-      service: 'checkout',
-      kind: 'Server',
-      name: 'POST /checkout',
-      at: 0,
+  return rowsOf(
+    trace,
+    checkoutCallingInventory({
       ms: 50,
-      attrs: { ...http(422), ...envelope('validation', 'http', '422'), 'faultline.propagated': 'true' },
-      failed: true,
-    },
-    {
-      id: '2',
-      parent: '1',
-      service: 'checkout',
-      kind: 'Client',
-      name: 'POST',
-      at: 10,
-      ms: 10,
-      attrs: {
-        ...http(422),
-        ...envelope('validation', 'http', '422'),
-        'url.full': 'http://inventory/reserve',
-      },
-      failed: true,
-    },
-    {
-      id: '3',
-      parent: '2',
-      service: 'inventory',
-      kind: 'Server',
-      name: 'POST /reserve',
-      at: 11,
-      ms: 8,
-      attrs: calleeServerFailed ? { ...http(422), ...envelope('validation', 'http', '422') } : http(422),
-      failed: calleeServerFailed,
-    },
-  ]);
+      callMs: 10,
+      callCode: '422',
+      calleeMs: 8,
+      calleeServerFailed,
+      calleePropagated: false,
+    }),
+  );
 }
 
 /**
@@ -279,38 +285,9 @@ function refused(trace: string, calleeServerFailed: boolean): TraceRow[] {
  */
 function unmarkedCallee(trace: string): TraceRow[] {
   return rowsOf(trace, [
-    {
-      id: '2',
-      parent: '',
-      service: 'checkout',
-      kind: 'Client',
-      name: 'POST',
-      at: 10,
-      ms: 20,
-      attrs: { ...http(200), ...envelope('validation', 'http', '23505') },
-      failed: true,
-    },
-    {
-      id: '3',
-      parent: '2',
-      service: 'inventory',
-      kind: 'Server',
-      name: 'POST /reserve',
-      at: 11,
-      ms: 18,
-      attrs: http(200),
-    },
-    {
-      id: '5',
-      parent: '3',
-      service: 'inventory',
-      kind: 'Client',
-      name: 'INSERT orders',
-      at: 14,
-      ms: 3,
-      attrs: { ...pg, ...envelope('validation', 'db', '23505') },
-      failed: true,
-    },
+    checkoutCall('', 20, { ...http(200), ...envelope('validation', 'http', '23505') }),
+    inventoryServer(18, http(200)),
+    failedInsert({ id: '5', parent: '3', name: 'INSERT orders', at: 14 }),
   ]);
 }
 

@@ -8,15 +8,18 @@ export interface GrpcAnswer {
   details: string;
   /** Trailers of a failed call. */
   trailers?: Metadata;
-  /** ExportTraceServiceResponse bytes of a successful call. */
+  /** The Export response bytes (ExportTraceServiceResponse, …) of a successful call. */
   response?: Buffer;
 }
 
-/** One TraceService/Export call with raw request bytes, as any client could send them. */
+/**
+ * One Export call with raw request bytes, as any client could send them: TraceService's unless
+ * `path` names another service's (METRICS_EXPORT_PATH).
+ */
 export function exportRaw(
   target: string | Client,
   body: Buffer,
-  options: { token?: string; gzip?: boolean } = {},
+  options: { token?: string; gzip?: boolean; path?: string } = {},
 ): Promise<GrpcAnswer> {
   // A client passed in is the caller's to reuse and close.
   const client = typeof target === 'string' ? grpcClient(target, options) : target;
@@ -25,7 +28,7 @@ export function exportRaw(
   const identity = (b: Buffer) => b;
   return new Promise((resolve) => {
     client.makeUnaryRequest(
-      TRACE_EXPORT_PATH,
+      options.path ?? TRACE_EXPORT_PATH,
       identity,
       identity,
       body,
@@ -50,7 +53,16 @@ export function grpcClient(address: string, options: { gzip?: boolean } = {}): C
 
 /** The partial_success of an ExportTraceServiceResponse (zeros when absent). */
 export function partialSuccess(response: Buffer): { rejectedSpans: number; errorMessage: string } {
-  const out = { rejectedSpans: 0, errorMessage: '' };
+  const { rejected, errorMessage } = exportPartialSuccess(response);
+  return { rejectedSpans: rejected, errorMessage };
+}
+
+/**
+ * The partial_success of any signal's Export response (zeros when absent): field 1 counts what was
+ * rejected (spans, data points), field 2 says why.
+ */
+export function exportPartialSuccess(response: Buffer): { rejected: number; errorMessage: string } {
+  const out = { rejected: 0, errorMessage: '' };
   const r = protobuf.Reader.create(response);
   while (r.pos < r.len) {
     const tag = r.uint32();
@@ -61,7 +73,7 @@ export function partialSuccess(response: Buffer): { rejectedSpans: number; error
     const inner = protobuf.Reader.create(r.bytes());
     while (inner.pos < inner.len) {
       const t = inner.uint32();
-      if (t >>> 3 === 1) out.rejectedSpans = Number(inner.int64());
+      if (t >>> 3 === 1) out.rejected = Number(inner.int64());
       else if (t >>> 3 === 2) out.errorMessage = inner.string();
       else inner.skipType(t & 7);
     }

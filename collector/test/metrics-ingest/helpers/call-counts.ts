@@ -1,17 +1,8 @@
 import type { Store } from '@faultline/sql';
+import type { CallCountRow } from '../../../src/metrics-ingest/call-count-row.js';
 
-export interface CallCountSum {
-  ServiceName: string;
-  SpanKind: string;
-  source: string;
-  dependency: string;
-  class: string;
-  code: string;
-  entry: boolean;
-  propagated: boolean;
-  calls: number;
-  failures: number;
-}
+/** A call_counts_1m key with its sums: a stored row without its minute. */
+export type CallCountSum = Omit<CallCountRow, 'minute'>;
 
 /** call_counts_1m of one service, summed per key as every reader must (rows merge lazily). */
 export async function callCounts(store: Store, service: string): Promise<CallCountSum[]> {

@@ -1,6 +1,5 @@
-import { Client, credentials, Metadata } from '@grpc/grpc-js';
-import protobuf from 'protobufjs/minimal.js';
 import { METRICS_EXPORT_PATH } from '../../../src/grpc/metrics-service.js';
+import { exportPartialSuccess, exportRaw, type GrpcAnswer } from '../../grpc/helpers/grpc-client.js';
 
 /** An OTLP/JSON ExportMetricsServiceRequest: one resource, one scope, the given metrics. */
 export function metricsJson(service: string, metrics: object[]): string {
@@ -24,33 +23,9 @@ export function nowNanos(offsetSeconds = 0): string {
   return `${BigInt(Math.floor(Date.now() / 1000) + offsetSeconds) * 1_000_000_000n}`;
 }
 
-export interface GrpcAnswer {
-  code: number;
-  details: string;
-  response?: Buffer;
-}
-
 /** One MetricsService/Export call with raw request bytes. */
 export function exportMetricsRaw(address: string, body: Buffer, token?: string): Promise<GrpcAnswer> {
-  const client = new Client(address, credentials.createInsecure());
-  const metadata = new Metadata();
-  if (token) metadata.set('authorization', `Bearer ${token}`);
-  const identity = (b: Buffer) => b;
-  return new Promise((resolve) => {
-    client.makeUnaryRequest(
-      METRICS_EXPORT_PATH,
-      identity,
-      identity,
-      body,
-      metadata,
-      { deadline: Date.now() + 15_000 },
-      (err, response) => {
-        client.close();
-        if (err) resolve({ code: err.code, details: err.details });
-        else resolve({ code: 0, details: '', response });
-      },
-    );
-  });
+  return exportRaw(address, body, { token, path: METRICS_EXPORT_PATH });
 }
 
 /** ExportMetricsServiceResponse.partial_success (zeros when absent). */
@@ -58,21 +33,6 @@ export function metricsPartialSuccess(response: Buffer): {
   rejectedDataPoints: number;
   errorMessage: string;
 } {
-  const out = { rejectedDataPoints: 0, errorMessage: '' };
-  const r = protobuf.Reader.create(response);
-  while (r.pos < r.len) {
-    const tag = r.uint32();
-    if (tag >>> 3 !== 1) {
-      r.skipType(tag & 7);
-      continue;
-    }
-    const inner = protobuf.Reader.create(r.bytes());
-    while (inner.pos < inner.len) {
-      const t = inner.uint32();
-      if (t >>> 3 === 1) out.rejectedDataPoints = Number(inner.int64());
-      else if (t >>> 3 === 2) out.errorMessage = inner.string();
-      else inner.skipType(t & 7);
-    }
-  }
-  return out;
+  const { rejected, errorMessage } = exportPartialSuccess(response);
+  return { rejectedDataPoints: rejected, errorMessage };
 }

@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import protobuf from 'protobufjs';
 import { addDerivedAttributes } from '../../../src/derive/derived-attributes.js';
 import { DISTRO_NAME, DISTRO_NAME_KEY } from '../../../src/envelope/attribute-names.js';
 import { decodeMetricsRequest, type ReceivedPoint } from './otlp-metrics.js';
+import { attributesOf, ExportTraceRequest, type WireKeyValue } from './otlp-wire.js';
 
 /** One exported span, flattened from either OTLP encoding so tests assert on plain values. */
 export interface ReceivedSpan {
@@ -42,71 +42,6 @@ export interface ReceivedRequest {
   spans: ReceivedSpan[];
 }
 
-/** The subset of opentelemetry/proto/collector/trace/v1 this receiver decodes. */
-const root = protobuf.Root.fromJSON({
-  nested: {
-    AnyValue: {
-      oneofs: { value: { oneof: ['s', 'b', 'i', 'd', 'a'] } },
-      fields: {
-        s: { type: 'string', id: 1 },
-        b: { type: 'bool', id: 2 },
-        i: { type: 'int64', id: 3 },
-        d: { type: 'double', id: 4 },
-        a: { type: 'ArrayValue', id: 5 },
-      },
-    },
-    ArrayValue: { fields: { values: { rule: 'repeated', type: 'AnyValue', id: 1 } } },
-    KeyValue: { fields: { key: { type: 'string', id: 1 }, value: { type: 'AnyValue', id: 2 } } },
-    Resource: { fields: { attributes: { rule: 'repeated', type: 'KeyValue', id: 1 } } },
-    Status: { fields: { message: { type: 'string', id: 2 }, code: { type: 'int32', id: 3 } } },
-    Span: {
-      fields: {
-        traceId: { type: 'bytes', id: 1 },
-        spanId: { type: 'bytes', id: 2 },
-        traceState: { type: 'string', id: 3 },
-        parentSpanId: { type: 'bytes', id: 4 },
-        name: { type: 'string', id: 5 },
-        kind: { type: 'int32', id: 6 },
-        attributes: { rule: 'repeated', type: 'KeyValue', id: 9 },
-        status: { type: 'Status', id: 15 },
-      },
-    },
-    InstrumentationScope: { fields: { name: { type: 'string', id: 1 } } },
-    ScopeSpans: {
-      fields: {
-        scope: { type: 'InstrumentationScope', id: 1 },
-        spans: { rule: 'repeated', type: 'Span', id: 2 },
-      },
-    },
-    ResourceSpans: {
-      fields: {
-        resource: { type: 'Resource', id: 1 },
-        scopeSpans: { rule: 'repeated', type: 'ScopeSpans', id: 2 },
-      },
-    },
-    ExportTraceServiceRequest: {
-      fields: { resourceSpans: { rule: 'repeated', type: 'ResourceSpans', id: 1 } },
-    },
-  },
-});
-const ExportRequest = root.lookupType('ExportTraceServiceRequest');
-
-interface WireValue {
-  s?: string;
-  b?: boolean;
-  i?: number | string;
-  d?: number;
-  a?: { values?: WireValue[] };
-  stringValue?: string;
-  boolValue?: boolean;
-  intValue?: number | string;
-  doubleValue?: number;
-  arrayValue?: { values?: WireValue[] };
-}
-interface WireKeyValue {
-  key: string;
-  value?: WireValue;
-}
 interface WireSpan {
   traceId?: string;
   spanId?: string;
@@ -124,31 +59,13 @@ interface WireRequest {
   }[];
 }
 
-function anyValue(v: WireValue | undefined): unknown {
-  if (!v) return undefined;
-  const s = v.s ?? v.stringValue;
-  if (s !== undefined) return s;
-  const b = v.b ?? v.boolValue;
-  if (b !== undefined) return b;
-  const i = v.i ?? v.intValue;
-  if (i !== undefined) return Number(i);
-  const d = v.d ?? v.doubleValue;
-  if (d !== undefined) return d;
-  const a = v.a ?? v.arrayValue;
-  return a ? (a.values ?? []).map(anyValue) : undefined;
-}
-
 function flatten(request: WireRequest): ReceivedSpan[] {
   const out: ReceivedSpan[] = [];
   for (const rs of request.resourceSpans ?? []) {
-    const resource = Object.fromEntries(
-      (rs.resource?.attributes ?? []).map((kv) => [kv.key, anyValue(kv.value)]),
-    );
+    const resource = attributesOf(rs.resource?.attributes);
     for (const ss of rs.scopeSpans ?? []) {
       for (const span of ss.spans ?? []) {
-        const wireAttributes = Object.fromEntries(
-          (span.attributes ?? []).map((kv) => [kv.key, anyValue(kv.value)]),
-        );
+        const wireAttributes = attributesOf(span.attributes);
         const attributes = { ...wireAttributes };
         if (resource[DISTRO_NAME_KEY] === DISTRO_NAME) {
           const kind = span.kind === 3 ? 'client' : span.kind === 2 ? 'server' : 'other';
@@ -230,7 +147,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         if (type.includes('json')) {
           request.spans = flatten(JSON.parse(body.toString('utf8')) as WireRequest);
         } else {
-          const decoded = ExportRequest.toObject(ExportRequest.decode(body), {
+          const decoded = ExportTraceRequest.toObject(ExportTraceRequest.decode(body), {
             bytes: String,
             longs: Number,
           }) as WireRequest;
