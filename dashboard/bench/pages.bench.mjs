@@ -5,18 +5,26 @@
 // page's server render time (Next.js, full HTML, range=24h).
 //   npm run bench -- pages        (needs `npm run build` first: it serves dashboard/.next)
 //   FAULTLINE_BENCH_SPANS=1000000 npm run bench -- pages   (a quicker, smaller run)
+//   FAULTLINE_BENCH_BEFORE=<commit> npm run bench -- pages  (each panel beside the same query file
+//     at <commit>, run turn about on the same data: the cost of a change to the queries)
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { burnWindowParams } from '@faultline/collector/budget';
-import { RUNS, report, timeIt } from './lib/timing.mjs';
+import { fmt, RUNS, report, timeIt, timePair } from './lib/timing.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const SPANS = Number(process.env.FAULTLINE_BENCH_SPANS ?? 10_000_000);
 const WINDOW_S = 24 * 3600;
 const PANEL_MS = 300;
 const PAGE_MS = 1000;
+const BEFORE = process.env.FAULTLINE_BENCH_BEFORE ?? '';
+if (BEFORE !== '' && !/^[0-9a-f]{7,40}$/.test(BEFORE)) {
+  console.error(`FAULTLINE_BENCH_BEFORE=${BEFORE} must be a commit hash (7 to 40 hex digits)`);
+  process.exit(2);
+}
 if (!Number.isInteger(SPANS) || SPANS < 1000) {
   console.error(`FAULTLINE_BENCH_SPANS=${process.env.FAULTLINE_BENCH_SPANS} must be an integer ≥ 1000`);
   process.exit(2);
@@ -64,12 +72,71 @@ async function sampleRequest() {
 }
 
 async function benchPanels(title, panels) {
+  if (BEFORE !== '') return benchPanelsBeside(title, panels);
   console.log(`\n${title}, ${RUNS} runs each (ms)`.padEnd(53) + '    p50     p95');
   for (const [label, params] of panels) {
     const name = label.split(' ')[0];
     const timing = await timeIt(() => store.runNamed(name, params));
     report(label, timing, PANEL_MS);
     if (timing.p95 > PANEL_MS) await profileMiss(name, params, timing);
+  }
+}
+
+/** The query file as it was at FAULTLINE_BENCH_BEFORE, or null where it did not exist then. */
+function queryBefore(name) {
+  try {
+    const text = execFileSync('git', ['show', `${BEFORE}:sql/queries/${name}.sql`], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return text
+      .replace(/^--.*$/gm, '')
+      .trim()
+      .replace(/;\s*$/, '');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Each panel beside its query at FAULTLINE_BENCH_BEFORE, turn about on the same store: the before
+ * text runs on today's schema (a query that no longer runs there says so), with only the parameters
+ * it names.
+ */
+async function benchPanelsBeside(title, panels) {
+  console.log(
+    `\n${title}, ${RUNS} runs each turn about (ms)`.padEnd(53) +
+      `  before ${BEFORE.slice(0, 7)} p50/p95    now p50/p95   now/before p50, p95`,
+  );
+  for (const [label, params] of panels) {
+    const name = label.split(' ')[0];
+    const before = queryBefore(name);
+    const now = () => store.runNamed(name, params);
+    if (before === null) {
+      const t = await timeIt(now);
+      console.log(`${label.padEnd(52)}  (new since ${BEFORE.slice(0, 7)})     ${fmt(t.p50)} ${fmt(t.p95)}`);
+      continue;
+    }
+    const used = Object.fromEntries(Object.entries(params).filter(([k]) => before.includes(`{${k}:`)));
+    const runBefore = async () =>
+      (await store.client.query({ query: before, query_params: used, format: 'JSON' })).json();
+    try {
+      await runBefore();
+    } catch (err) {
+      const t = await timeIt(now);
+      console.log(
+        `${label.padEnd(52)}  (does not run on this schema: ${String(err.message).split('\n')[0].slice(0, 60)})  ${fmt(t.p50)} ${fmt(t.p95)}`,
+      );
+      continue;
+    }
+    const [b, a] = await timePair(runBefore, now);
+    const ratio50 = a.p50 / b.p50;
+    const ratio95 = a.p95 / b.p95;
+    const mark = ratio95 > 1.1 ? '  p95 NOT within 10%' : '';
+    console.log(
+      `${label.padEnd(52)}${fmt(b.p50)} ${fmt(b.p95)}   ${fmt(a.p50)} ${fmt(a.p95)}   ${ratio50.toFixed(2)}x ${ratio95.toFixed(2)}x${mark}`,
+    );
   }
 }
 

@@ -224,12 +224,13 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       ]);
       return requestBudgetInputs(rows.rows, exact.rows);
     }
-    const [calls, failures] = await Promise.all([
+    const [calls, failures, exact] = await Promise.all([
       store.runNamed<Row>('dashboard/budget_calls', params),
       // Every class and dependency: an alert judges the service's whole budget.
       store.runNamed<Row>('dashboard/budget_failures', { ...params, class: '', dependency: '' }),
+      store.runNamed<Row>('dashboard/budget_exact_calls', params),
     ]);
-    return callBudgetInputs(calls.rows, failures.rows);
+    return callBudgetInputs(calls.rows, failures.rows, exact.rows);
   }
 
   /** One evaluation, counted for /metrics; the outbound counters advance beside it. */

@@ -20,21 +20,31 @@ export function budgetCounts(r: Row, prefix: string, rangeKey: string, periodKey
 }
 
 /**
- * The calls SLI's inputs from the budget_calls and budget_failures rows: logical outbound calls
- * per service, first-hand failures by class, echoes beside. One reading for the dashboard's budget
- * panel and the collector's burn-rate alerts, so both count exactly the same calls.
+ * The calls SLI's inputs from the budget_calls, budget_failures and budget_exact_calls rows:
+ * logical outbound calls per service (the stored spans' count, and the preload's exact count for
+ * the minutes it counted, which budget_calls leaves out), first-hand failures by class, echoes
+ * beside. One reading for the dashboard's budget panel and the collector's burn-rate alerts, so
+ * both count exactly the same calls.
  */
-export function callBudgetInputs(calls: Row[], failures: Row[]): BudgetInput[] {
+export function callBudgetInputs(calls: Row[], failures: Row[], exactCalls: Row[] = []): BudgetInput[] {
   const byService = new Map<string, BudgetInput>();
-  for (const r of calls) {
-    byService.set(str(r.service), {
-      service: str(r.service),
-      total: budgetCounts(r, 'calls', 'range_calls', 'period_calls'),
-      firstSeenS: num(r.first_seen),
-      ...lastSeen(r),
-      failuresByClass: {},
-      propagated: 0,
-    });
+  for (const r of [...calls, ...exactCalls]) {
+    const service = str(r.service);
+    const counts = budgetCounts(r, 'calls', 'range_calls', 'period_calls');
+    const input = byService.get(service);
+    if (!input) {
+      byService.set(service, {
+        service,
+        total: counts,
+        firstSeenS: num(r.first_seen),
+        ...lastSeen(r),
+        failuresByClass: {},
+        propagated: 0,
+      });
+      continue;
+    }
+    input.total = addCounts(input.total, counts);
+    widenSeen(input, r);
   }
   const allInRange = new Map<string, number>();
   for (const r of failures) {
@@ -57,6 +67,12 @@ export function callBudgetInputs(calls: Row[], failures: Row[]): BudgetInput[] {
 /** The end of the last stored minute, where the query gives it (older callers' rows may not). */
 function lastSeen(r: Row): { lastSeenS?: number } {
   return r.last_seen === undefined ? {} : { lastSeenS: num(r.last_seen) };
+}
+
+/** A service's observed time widened to a row's first and last minute: one span of time, two sources. */
+function widenSeen(input: BudgetInput, r: Row): void {
+  input.firstSeenS = Math.min(input.firstSeenS, num(r.first_seen));
+  if (r.last_seen !== undefined) input.lastSeenS = Math.max(input.lastSeenS ?? 0, num(r.last_seen));
 }
 
 function addCounts(a: BudgetCounts, b: BudgetCounts): BudgetCounts {
@@ -96,10 +112,6 @@ export function requestBudgetInputs(rows: Row[], exactRows: Row[] = []): BudgetI
     byService.set(service, input);
     return input;
   };
-  const seen = (input: BudgetInput, r: Row) => {
-    input.firstSeenS = Math.min(input.firstSeenS, num(r.first_seen));
-    if (r.last_seen !== undefined) input.lastSeenS = Math.max(input.lastSeenS ?? 0, num(r.last_seen));
-  };
   for (const r of rows) {
     const input = inputOf(str(r.service));
     const c = budgetCounts(r, 'requests', 'range_requests', 'period_requests');
@@ -107,13 +119,13 @@ export function requestBudgetInputs(rows: Row[], exactRows: Row[] = []): BudgetI
     const exact = raw.startsWith(EXACT_PREFIX);
     const cls = exact ? raw.slice(EXACT_PREFIX.length) : raw;
     if (!exact) input.total = addCounts(input.total, c);
-    seen(input, r);
+    widenSeen(input, r);
     if (cls !== '') input.failuresByClass[cls] = addCounts(input.failuresByClass[cls] ?? zeroCounts(), c);
   }
   for (const r of exactRows) {
     const input = inputOf(str(r.service));
     input.total = addCounts(input.total, budgetCounts(r, 'requests', 'range_requests', 'period_requests'));
-    seen(input, r);
+    widenSeen(input, r);
   }
   return [...byService.values()];
 }

@@ -197,14 +197,15 @@ async function budgetsOf(services: string[], fromS: number): Promise<Map<string,
   const out = new Map<string, Budgets>();
   for (const service of services) {
     const range = { from: fromS, to: toS, service, period_from: fromS, ...burnWindowParams() };
-    const [requestRows, exactRows, callRows, failureRows] = await Promise.all([
+    const [requestRows, exactRows, callRows, failureRows, exactCallRows] = await Promise.all([
       ts.store.runNamed('dashboard/budget_requests', range),
       ts.store.runNamed('dashboard/budget_exact_requests', range),
       ts.store.runNamed('dashboard/budget_calls', { ...range, source: '' }),
       ts.store.runNamed('dashboard/budget_failures', { ...range, source: '', class: '', dependency: '' }),
+      ts.store.runNamed('dashboard/budget_exact_calls', { ...range, source: '' }),
     ]);
     const [requests] = computeBudgets(requestBudgetInputs(requestRows.rows, exactRows.rows), settings);
-    const callInputs = callBudgetInputs(callRows.rows, failureRows.rows);
+    const callInputs = callBudgetInputs(callRows.rows, failureRows.rows, exactCallRows.rows);
     const [calls] = computeBudgets(callInputs, settings);
     // What the collector's evaluator would send for this service: it burns on the calls SLI.
     const alerts =

@@ -18,6 +18,28 @@ export async function timeIt(fn) {
   return { p50: percentile(ms, 50), p95: percentile(ms, 95) };
 }
 
+/**
+ * Two ways of doing the same thing timed turn about (A, B, A, B …) after the same warm-up, so a
+ * noisy machine weighs on both alike: the before/after of a change measured side by side.
+ */
+export async function timePair(a, b) {
+  for (let i = 0; i < 3; i++) {
+    await a();
+    await b();
+  }
+  const ms = [[], []];
+  for (let i = 0; i < RUNS; i++)
+    for (const [k, fn] of [a, b].entries()) {
+      const t = performance.now();
+      await fn();
+      ms[k].push(performance.now() - t);
+    }
+  return ms.map((m) => {
+    m.sort((x, y) => x - y);
+    return { p50: percentile(m, 50), p95: percentile(m, 95) };
+  });
+}
+
 export const fmt = (n) => n.toFixed(1).padStart(7);
 
 /** One printed line per measurement; targets are the issue's: 300 ms per panel, 1 s per page. */

@@ -22,7 +22,7 @@ export const NAMED_ROWS = [
   { service: 'inventory', call: 'GET /429' },
   { service: 'checkout', call: 'INSERT orders', peer: 'postgresql shop', peerSource: 'caller' },
   { service: 'checkout', call: 'shop.Inventory/Reserve', peer: BIDI_SHOWN, peerSource: 'callee' },
-  { service: BIDI_SHOWN, call: 'POST /inventory.Inventory/Reserve' },
+  { service: BIDI_SHOWN, call: 'shop.Inventory/Reserve' },
   { service: 'checkout', call: 'publish orders', peer: 'kafka orders', peerSource: 'caller' },
   { service: 'checkout', call: 'tool lookup_order' },
   { service: 'checkout', call: 'GET /503', peer: 'inventory', peerSource: 'callee' },
@@ -107,6 +107,9 @@ export async function sendNamedCalls(otlpBaseUrl: string, correlationId: string)
           'url.path': path,
           'url.query': `api_key=${QUERY_SECRET}`,
           'http.response.status_code': Number(code),
+          // Where the request reached it (the Host header), as a stock HTTP server span says.
+          'server.address': '127.0.0.1',
+          'server.port': INVENTORY_PORT,
         },
       },
       under(client),
@@ -152,11 +155,12 @@ export async function sendNamedCalls(otlpBaseUrl: string, correlationId: string)
     under(root),
   );
   const rpcServer = ledger.tracer.startSpan(
-    'POST /inventory.Inventory/Reserve',
+    'shop.Inventory/Reserve',
     {
       kind: SpanKind.SERVER,
       startTime: at(102),
-      attributes: { ...base, 'http.request.method': 'POST', 'url.path': '/inventory.Inventory/Reserve' },
+      // A gRPC server span names the RPC it served, as the client's does.
+      attributes: { ...base, 'rpc.system': 'grpc', 'rpc.service': 'shop.Inventory', 'rpc.method': 'Reserve' },
     },
     under(rpc),
   );

@@ -1,5 +1,11 @@
 -- name: budget_requests
 -- description: The entry service's requests (the root server span of each workflow, weighted by what it stands for under trace sampling: request_weight) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, in each burn-rate window ending at {to} (requests_windows, one count per window of {windows_s}, in seconds, as budget_calls) and over the SLO period. In a minute the preload counted the entry requests in process (call_counts_1m, read whole by budget_exact_requests), the succeeded workflows are left out and the failed ones are filed under class 'exact:<class>': failures of that class that the exact count holds already among its requests (requestBudgetInputs counts them as failures, not again as requests). range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
+-- Whether any minute of the period was counted exactly: where none was (no preload counts), the
+-- per-request lookups below are skipped.
+WITH (
+  SELECT count() > 0 FROM call_counts_1m
+  WHERE minute >= toStartOfMinute(least({period_from:DateTime}, {from:DateTime})) AND minute < {to:DateTime}
+    AND entry AND SpanKind = 'Server' AND calls > 0) AS has_exact
 SELECT
   n.service AS service,
   r.class AS class,
@@ -35,12 +41,12 @@ FROM (
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND NOT root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
-      AND cityHash64(entry_service_key, intDiv(toUnixTimestamp(started), 60)) NOT IN (
+      AND (NOT has_exact OR cityHash64(entry_service_key, intDiv(toUnixTimestamp(started), 60)) NOT IN (
         SELECT arrayJoin([cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60)),
                            cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60) - 1)])
         FROM call_counts_1m
         WHERE minute >= toStartOfMinute(least({period_from:DateTime}, {from:DateTime})) AND minute < {to:DateTime}
-          AND entry AND SpanKind = 'Server' AND calls > 0)
+          AND entry AND SpanKind = 'Server' AND calls > 0))
     UNION ALL
     -- The failed ones: only the workflows that may have failed are merged, found without the merge
     -- as workflows_first_failure finds them; WHERE root_failed then decides on the merged workflow
@@ -48,7 +54,7 @@ FROM (
     SELECT
       entry_service_key AS service_key,
       concat(
-        if(cityHash64(entry_service_key, intDiv(toUnixTimestamp(started), 60)) IN (
+        if(has_exact AND cityHash64(entry_service_key, intDiv(toUnixTimestamp(started), 60)) IN (
              SELECT arrayJoin([cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60)),
                            cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60) - 1)])
         FROM call_counts_1m

@@ -12,6 +12,7 @@ export const TTL_COLUMNS: Readonly<Record<string, string>> = {
   failure_codes_1m: 'minute',
   dependency_calls_1m: 'minute',
   call_counts_1m: 'minute',
+  service_endpoints: 'hour',
   workflows_rollup: 'toDateTime(started_at)',
   retry_attempts: 'toDateTime(Timestamp)',
 };

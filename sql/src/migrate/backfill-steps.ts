@@ -62,6 +62,16 @@ export const BACKFILL_STEPS: readonly BackfillStep[] = [
   },
   {
     kind: 'backfill',
+    version: 60,
+    name: 'service_endpoints',
+    views: ['service_endpoints_mv'],
+    target: 'service_endpoints',
+    targetTime: 'last_seen',
+    source: 'otel_traces',
+    sourceTime: 'Timestamp',
+  },
+  {
+    kind: 'backfill',
     version: 500,
     name: 'workflows_rollup',
     views: ['workflows_rollup_mv_v2'],

@@ -176,6 +176,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       workflows_rollup_mv_v2: 'workflows_rollup_local',
       failure_codes_1m_mv: 'failure_codes_1m_local',
       service_names_mv: 'service_names_local',
+      service_endpoints_mv: 'service_endpoints_local',
     });
   });
 
@@ -308,9 +309,12 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       'ALTER TABLE default.failures_local ON CLUSTER prod MODIFY TTL toDateTime(Timestamp) + toIntervalDay(7)',
     );
     expect(ttl).toContain(
+      'ALTER TABLE default.service_endpoints_local ON CLUSTER prod MODIFY TTL hour + toIntervalDay(7)',
+    );
+    expect(ttl).toContain(
       'ALTER TABLE default.call_counts_1m_local ON CLUSTER prod MODIFY TTL minute + toIntervalDay(7)',
     );
-    expect(ttl).toHaveLength(9);
+    expect(ttl).toHaveLength(10);
     expect(ttl.every((s) => /^ALTER TABLE default\.\w+_local ON CLUSTER prod MODIFY TTL /.test(s))).toBe(
       true,
     );

@@ -29,6 +29,14 @@ const range = { from: '2026-11-29 12:00:00', to: '2026-11-29 13:00:00', service:
 const budget = { ...range, period_from: '2026-11-29 12:00:00', windows_s: [300, 3600] };
 const filters = { ...range, source: '', class: '', dependency: '' };
 
+/** What the preload writes on a failed call to `pay` (503), kept whatever the sampler said. */
+const failedCallAttrs = {
+  'faultline.class': 'transient',
+  'faultline.code': '503',
+  'faultline.retryable': 'true',
+  'faultline.sampling.kept': 'failure',
+};
+
 function request(i: number, o: { traceState: string; failed: boolean; rootKept?: string }): TraceRow[] {
   const TraceId = hexId(16);
   const rootId = hexId(8);
@@ -68,14 +76,7 @@ function request(i: number, o: { traceState: string; failed: boolean; rootKept?:
         'faultline.entry': 'true',
         'faultline.source': 'http',
         'http.response.status_code': failed ? '503' : '200',
-        ...(failed
-          ? {
-              'faultline.class': 'transient',
-              'faultline.code': '503',
-              'faultline.retryable': 'true',
-              'faultline.sampling.kept': 'failure',
-            }
-          : {}),
+        ...(failed ? failedCallAttrs : {}),
       },
     });
   const root = makeRow({
@@ -102,47 +103,28 @@ function scenario(): TraceRow[] {
     ...failedCall!,
     TraceState: 'ot=th:0',
     StatusCode: 'Error',
-    SpanAttributes: {
-      ...failedCall!.SpanAttributes,
-      'faultline.class': 'transient',
-      'faultline.code': '503',
-      'faultline.retryable': 'true',
-      'faultline.sampling.kept': 'failure',
-    },
+    SpanAttributes: { ...failedCall!.SpanAttributes, ...failedCallAttrs },
   });
-  for (let i = 0; i < 3; i++)
-    rows.push(
-      makeRow({
-        Timestamp: at(30 + i),
-        ServiceName: 'legacy',
-        SpanKind: 'Client',
-        SpanName: 'GET',
-        SpanAttributes: { 'http.request.method': 'GET', 'server.address': 'api', 'server.port': '443' },
-      }),
-    );
-  // `edge` started at 12:05:55: its 3 calls are stored in minute 12:05, and counted in the export
-  // that ended at 12:06:05, filed under 12:06 (below): 3 calls, not 6.
-  for (let i = 0; i < 3; i++)
-    rows.push(
-      makeRow({
-        Timestamp: at(355 + i),
-        ServiceName: 'edge',
-        SpanKind: 'Client',
-        SpanName: 'GET',
-        SpanAttributes: { 'http.request.method': 'GET', 'server.address': 'api', 'server.port': '443' },
-      }),
-    );
-  for (let i = 0; i < 2; i++)
-    rows.push(
-      makeRow({
-        Timestamp: at(40 + i),
-        TraceState: 'ot=th:8',
-        ServiceName: 'counted',
-        SpanKind: 'Client',
-        SpanName: 'GET',
-        SpanAttributes: { 'http.request.method': 'GET', 'server.address': 'api', 'server.port': '443' },
-      }),
-    );
+  // The other services' GETs to api:443, `calls` of them a second apart from `at` seconds.
+  const apiCalls = [
+    { service: 'legacy', at: 30, calls: 3, traceState: '' },
+    // `edge` started at 12:05:55: its 3 calls are stored in minute 12:05, and counted in the export
+    // that ended at 12:06:05, filed under 12:06 (below): 3 calls, not 6.
+    { service: 'edge', at: 355, calls: 3, traceState: '' },
+    { service: 'counted', at: 40, calls: 2, traceState: 'ot=th:8' },
+  ];
+  for (const c of apiCalls)
+    for (let i = 0; i < c.calls; i++)
+      rows.push(
+        makeRow({
+          Timestamp: at(c.at + i),
+          TraceState: c.traceState,
+          ServiceName: c.service,
+          SpanKind: 'Client',
+          SpanName: 'GET',
+          SpanAttributes: { 'http.request.method': 'GET', 'server.address': 'api', 'server.port': '443' },
+        }),
+      );
   return rows;
 }
 
@@ -157,14 +139,15 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'faultline-sampling-counts-'));
   store = await openStore({ dataDir: join(dir, 'data') });
   await insertBatch(store.client, serializeRows(scenario()));
-  // The preload's in-process counts for `counted`, as the metrics receiver stores them.
+  // The preload's in-process counts for `counted` and `edge`, as the metrics receiver stores them.
   const counts = [
-    { SpanKind: 'Client', calls: 7, entry: false },
-    { SpanKind: 'Server', calls: 3, entry: true },
+    { minute: '2026-11-29 12:00:00', ServiceName: 'counted', SpanKind: 'Client', calls: 7, entry: false },
+    { minute: '2026-11-29 12:00:00', ServiceName: 'counted', SpanKind: 'Server', calls: 3, entry: true },
+    { minute: '2026-11-29 12:06:00', ServiceName: 'edge', SpanKind: 'Client', calls: 3, entry: false },
   ].map((c) =>
     JSON.stringify({
-      minute: '2026-11-29 12:00:00',
-      ServiceName: 'counted',
+      minute: c.minute,
+      ServiceName: c.ServiceName,
       SpanKind: c.SpanKind,
       source: 'http',
       dependency: 'api:443',
@@ -173,21 +156,6 @@ beforeAll(async () => {
       entry: c.entry,
       propagated: false,
       calls: c.calls,
-      failures: 0,
-    }),
-  );
-  counts.push(
-    JSON.stringify({
-      minute: '2026-11-29 12:06:00',
-      ServiceName: 'edge',
-      SpanKind: 'Client',
-      source: 'http',
-      dependency: 'api:443',
-      class: '',
-      code: '',
-      entry: false,
-      propagated: false,
-      calls: 3,
       failures: 0,
     }),
   );
@@ -201,13 +169,21 @@ afterAll(async () => {
 
 describe('counts under trace sampling: each stored span stands for its weight', () => {
   it('calls: sampled successes count 1/p, kept failures 1, unmarked spans 1, exact counts overrule', async () => {
+    // The stored spans' count, the minutes counted in process left out of it; those minutes' exact
+    // counts beside (callBudgetInputs adds the two).
     const calls = byService(await named('dashboard/budget_calls', { ...budget, source: '' }));
-    expect(calls.get('shop')).toMatchObject({ range_calls: 49, period_calls: 49, exact_calls: 0 });
+    const exact = byService(await named('dashboard/budget_exact_calls', { ...budget, source: '' }));
+    expect(calls.get('shop')).toMatchObject({ range_calls: 49, period_calls: 49 });
     expect(calls.get('shop')!.calls_windows).toEqual([0, 49]);
-    expect(calls.get('legacy')).toMatchObject({ range_calls: 3, exact_calls: 0 });
-    expect(calls.get('counted')).toMatchObject({ range_calls: 7, exact_calls: 7 });
-    // A minute whose calls were exported in the next one is counted once, exactly.
-    expect(calls.get('edge')).toMatchObject({ range_calls: 3, exact_calls: 3 });
+    expect(exact.get('shop')).toBeUndefined();
+    expect(calls.get('legacy')).toMatchObject({ range_calls: 3 });
+    expect(exact.get('legacy')).toBeUndefined();
+    expect(calls.get('counted')).toBeUndefined();
+    expect(exact.get('counted')).toMatchObject({ range_calls: 7, period_calls: 7 });
+    // A minute whose calls were exported in the next one is counted once, exactly: its spans are
+    // left out, the count of the next minute holds them.
+    expect(calls.get('edge')).toBeUndefined();
+    expect(exact.get('edge')).toMatchObject({ range_calls: 3 });
   });
 
   it('first-hand failures count each kept failure once, and the echo is no failure of its own', async () => {

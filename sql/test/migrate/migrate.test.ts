@@ -69,7 +69,13 @@ describe('the migrator', () => {
       ...Array.from({ length: 3 }, (_, i) => failure(T - HOUR + i * 1000, '57P01', `wf-b-${i % 2}`)),
     ];
     await insertBatch(store.client, serializeRows(before));
-    for (const t of ['failure_codes_1m', 'retry_attempts', 'workflows_rollup', 'dependency_calls_1m'])
+    for (const t of [
+      'failure_codes_1m',
+      'retry_attempts',
+      'workflows_rollup',
+      'dependency_calls_1m',
+      'service_endpoints',
+    ])
       await store.client.command({ query: `TRUNCATE TABLE ${t}` });
     await store.client.command({
       query: "ALTER TABLE schema_migrations DELETE WHERE kind = 'backfill'",
@@ -85,6 +91,7 @@ describe('the migrator', () => {
       'failures',
       'calls_1m',
       'dependency_calls_1m',
+      'service_endpoints',
       'workflows_rollup',
       'failure_codes_1m',
       'retry_attempts',
@@ -96,10 +103,10 @@ describe('the migrator', () => {
       backfill: true,
       onProgress: (l) => lines.push(l),
     });
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(8);
     // failures and calls_1m were never emptied: nothing of otel_traces is older than their first row.
-    expect(lines[0]).toMatch(/^\[backfill 1\/7\] failures: 0 otel_traces row\(s\) before /);
-    expect(lines[4]).toMatch(/^\[backfill 5\/7\] failure_codes_1m: 8 failures row\(s\) before /);
+    expect(lines[0]).toMatch(/^\[backfill 1\/8\] failures: 0 otel_traces row\(s\) before /);
+    expect(lines[5]).toMatch(/^\[backfill 6\/8\] failure_codes_1m: 8 failures row\(s\) before /);
 
     const codes = await rows<{ code: string; n: string }>(
       'SELECT code, toString(sum(failures)) AS n FROM failure_codes_1m GROUP BY code ORDER BY code',
