@@ -208,6 +208,25 @@ describe('counts under trace sampling: each stored span stands for its weight', 
     expect(exact).toEqual([expect.objectContaining({ service: 'counted', range_requests: 3 })]);
   });
 
+  it('workflow panels: 48 workflows of one step each, 8 failed first at pay, the path-only one none', async () => {
+    const shopOnly = { ...range, service: 'shop' };
+    const [summary] = await named('dashboard/workflows_summary', shopOnly);
+    expect(summary).toMatchObject({
+      workflows: 48,
+      failed_workflows: 8,
+      total_steps: 48,
+      total_failed_steps: 8,
+      avg_steps: 1,
+    });
+    expect(await named('dashboard/workflows_by_steps', shopOnly)).toEqual([
+      expect.objectContaining({ steps: 1, workflows: 48, succeeded: 40, total_failed_steps: 8 }),
+    ]);
+    const first = await named('dashboard/workflows_first_failure', shopOnly);
+    expect(first.map((r) => [r.first_class, r.first_code, r.failed_workflows])).toEqual([
+      ['transient', '503', 8],
+    ]);
+  });
+
   it("the dependency's calls and first-hand failures are weighted alike", async () => {
     const rows = await named('dashboard/dependencies', { ...filters, per_edge: 3 });
     const pay = rows.find((r) => r.service === 'shop' && r.dependency === 'pay:8080');
