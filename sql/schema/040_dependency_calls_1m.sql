@@ -43,6 +43,13 @@ ALTER TABLE dependency_calls_1m
     ADD COLUMN IF NOT EXISTS unmarked_calls SimpleAggregateFunction(sum, UInt64),
     ADD COLUMN IF NOT EXISTS invalid_marks SimpleAggregateFunction(sum, UInt64);
 
+-- The edge's latency quantiles weighted as its calls are: the preload keeps every failed call and
+-- 1/p of the others, so the stored spans over-represent the failed ones, and an unweighted p50 reads
+-- the failures' latency. A t-digest takes integer weights: each span counts 1000 × its weight (a
+-- path-only span, weight 0, none). Written instead of latency_ns, which parts written before keep.
+ALTER TABLE dependency_calls_1m
+    ADD COLUMN IF NOT EXISTS latency_weighted_ns AggregateFunction(quantilesTDigestWeighted(0.5, 0.95), UInt64, UInt64);
+
 -- calls_1m_mv_v2's rules (faultline_counted_call, faultline_source, faultline_failed, 005) and its
 -- counting folded into one view: a span whose library retried internally (faultline.attempts = N)
 -- is N calls, N - 1 of them failed, N - 1 retries (calls_1m_prior_attempts_mv counts the earlier
@@ -63,8 +70,7 @@ SELECT
     sum(weight * ((faultline_final_attempt(SpanAttributes) > 1) + if(prior_attempts > 1, prior_attempts - 1, 0))) AS retries,
     sumIf(weight, SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
     sum(weight * Duration) AS duration_ns_sum,
-    -- Unweighted: a latency quantile of the stored spans (sampling keeps every kind of call alike).
-    quantilesState(0.5, 0.95)(Duration) AS latency_ns,
+    quantilesTDigestWeightedState(0.5, 0.95)(Duration, toUInt64(round(weight * 1000))) AS latency_weighted_ns,
     sum(faultline_weight_variance(weight) * (1 + prior_attempts)) AS calls_variance,
     toUInt64(countIf(faultline_sample_mark(TraceState) = 'none')) AS unmarked_calls,
     toUInt64(countIf(faultline_sample_mark(TraceState) = 'invalid')) AS invalid_marks

@@ -168,6 +168,35 @@ beforeAll(async () => {
       }),
     );
   }
+  // A sampled caller (OpenTelemetry probability sampling): 4 successful calls kept at p = 1/8
+  // (th:e, each standing for 8) of 10 ms, and 6 failed calls kept whatever the sampler said (th:0)
+  // of 900 ms. The calls it made: 32 of 10 ms and 6 of 900 ms, so the median call took 10 ms,
+  // though most stored spans took 900.
+  for (let i = 0; i < 10; i++) {
+    const failedCall = i >= 4;
+    batch.push(
+      makeRow({
+        Timestamp: dateTime64(T0 + 300 + i),
+        SpanName: 'GET',
+        SpanKind: 'Client',
+        ServiceName: 'sampled',
+        TraceState: failedCall ? 'ot=th:0' : 'ot=th:e',
+        StatusCode: failedCall ? 'Error' : 'Unset',
+        Duration: (failedCall ? 900 : 10) * 1_000_000,
+        SpanAttributes: {
+          'server.address': 'api.example.com',
+          'faultline.source': 'http',
+          ...(failedCall
+            ? {
+                'faultline.class': 'transient',
+                'faultline.code': 'ETIMEDOUT',
+                'faultline.sampling.kept': 'failure',
+              }
+            : {}),
+        },
+      }),
+    );
+  }
   await insertBatch(store.client, serializeRows(batch));
 }, 60_000);
 
@@ -188,7 +217,7 @@ describe('failures.dependency', () => {
     const got = await rows<{ stored: string; computed: string }>(
       `SELECT f.dependency AS stored, faultline_dependency(t.SpanAttributes) AS computed
        FROM failures AS f INNER JOIN otel_traces AS t ON t.SpanId = f.SpanId
-       WHERE f.SpanKind != 'Server' ORDER BY f.Timestamp, f.attempt`,
+       WHERE f.SpanKind != 'Server' AND f.ServiceName != 'sampled' ORDER BY f.Timestamp, f.attempt`,
     );
     expect(got.length).toBe(CASES.length - 1 + 3);
     for (const r of got) expect(r.stored).toBe(r.computed);
@@ -208,11 +237,22 @@ describe('failures.dependency', () => {
 });
 
 describe('dependency_calls_1m', () => {
+  it("weighs an edge's latency as its calls: the sampled caller's median call took 10 ms, not 900", async () => {
+    const [edge] = await rows<Record<string, unknown>>(
+      `SELECT sum(calls) AS calls,
+         round(quantilesTDigestWeightedMerge(0.5, 0.95)(latency_weighted_ns)[1] / 1e6, 1) AS p50_ms,
+         round(quantilesTDigestWeightedMerge(0.5, 0.95)(latency_weighted_ns)[2] / 1e6, 1) AS p95_ms
+       FROM dependency_calls_1m WHERE ServiceName = 'sampled'`,
+    );
+    // 38 calls: 32 of 10 ms, 6 of 900 ms (the slowest 15.8%, so the 95th percentile is one of them).
+    expect(edge).toEqual({ calls: 38, p50_ms: 10, p95_ms: 900 });
+  });
+
   it('counts calls, failures, retries, misrouted retries and latency per service × dependency', async () => {
     const got = await rows(
       `SELECT ServiceName AS service, dependency, sum(calls) AS calls, sum(failures) AS failures,
          sum(retries) AS retries, sum(misrouted) AS misrouted,
-         round(quantilesMerge(0.5, 0.95)(latency_ns)[1] / 1e6, 1) AS p50_ms
+         round(quantilesTDigestWeightedMerge(0.5, 0.95)(latency_weighted_ns)[1] / 1e6, 1) AS p50_ms
        FROM dependency_calls_1m
        WHERE ServiceName IN ('orders', 'billing')
        GROUP BY service, dependency ORDER BY dependency`,
