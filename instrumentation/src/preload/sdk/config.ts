@@ -7,6 +7,7 @@ import type {
   FaultlineConfig,
   InstrumentationSelection,
   PreloadConfig,
+  RatioSampling,
   StartOptions,
 } from './types.js';
 
@@ -73,13 +74,30 @@ export function readConfig(
  * `faultline()` from `@faultline/instrumentation/sdk` reads, the application's SDK owning the rest.
  */
 export function readFaultlineConfig(
-  options: Partial<FaultlineConfig> = {},
+  options: Partial<FaultlineConfig> & { keepFailures?: boolean } = {},
   env: Env = process.env,
-): { config: FaultlineConfig; selection: InstrumentationSelection; warnings: string[] } {
-  const { config, warnings, warn } = readSwitches(options, env);
-  // Faultline's own instrumentations follow the same OTEL_NODE_*_INSTRUMENTATIONS names the
-  // application's getNodeAutoInstrumentations() reads.
-  return { config, selection: readInstrumentationSelection({}, env, warn), warnings };
+): {
+  config: FaultlineConfig;
+  selection: InstrumentationSelection;
+  sampling: RatioSampling | undefined;
+  keepFailures: boolean;
+  counts: CountSettings;
+  warnings: string[];
+} {
+  const { config, warnings, warn, flag } = readSwitches(options, env);
+  // The ratio sampler OTEL_TRACES_SAMPLER names, which faultline().sampler builds as the preload
+  // does (writing th, keeping every failure), and the counts, read as the preload reads them.
+  const sampling = readSampling(env, warn);
+  return {
+    config,
+    // Faultline's own instrumentations follow the same OTEL_NODE_*_INSTRUMENTATIONS names the
+    // application's getNodeAutoInstrumentations() reads.
+    selection: readInstrumentationSelection({}, env, warn),
+    sampling,
+    keepFailures: readKeepFailures(sampling, options.keepFailures, flag),
+    counts: readCountSettings({}, env, warn, flag),
+    warnings,
+  };
 }
 
 function readSwitches(options: Partial<FaultlineConfig>, env: Env) {

@@ -25,11 +25,15 @@ export interface CountExport {
  * exports the counter's running totals (CountTable) as the contract's delta sums
  * (envelope/count-metrics.ts) every `intervalMillis`, observed through asynchronous counters so that
  * the SDK does its work per export, not per span; a series that did not move is not observed, so
- * it sends no zero point. Undefined when the counts are off.
+ * it sends no zero point. Undefined when the counts are off. `counter` is one already counting
+ * (faultline(): its export starts with the first span, whose resource names the service).
  */
-export function startCountExport(settings: CountSettings, resource: Resource): CountExport | undefined {
+export function startCountExport(
+  settings: CountSettings,
+  resource: Resource,
+  counter = new CallCounter(),
+): CountExport | undefined {
   if (!settings.enabled) return undefined;
-  const counter = new CallCounter();
   const route = new CountExportRoute(
     createCountExporter(settings),
     createCountExporter(settings, EXIT_EXPORT_TIMEOUT_MS),

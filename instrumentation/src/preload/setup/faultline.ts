@@ -1,6 +1,6 @@
 import { type TextMapPropagator, trace } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { NoopSpanProcessor, type ReadableSpan, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { subscribeFastifyErrors } from '../clients/fastify/index.js';
 import { subscribeDriverErrors } from '../clients/mysql2/index.js';
 import {
@@ -8,13 +8,18 @@ import {
   installFetchWrapper,
   subscribeUndiciErrors,
 } from '../clients/undici/index.js';
+import { CallCounter } from '../pipeline/call-counter.js';
 import { CorrelationPropagator } from '../pipeline/correlation.js';
 import { createPreloadState } from '../pipeline/preload-state.js';
 import { setExportDerived } from '../pipeline/span-envelope.js';
 import { FaultlineSpanProcessor } from '../pipeline/span-processor.js';
 import { readFaultlineConfig } from '../sdk/config.js';
+import type { CountSettings } from '../sdk/count-config.js';
+import { type CountExport, startCountExport } from '../sdk/count-meter.js';
 import { ownInstrumentations } from '../sdk/instrumentations.js';
+import { KeepFailuresProcessor } from '../sdk/keep-failures-processor.js';
 import { rebuildInstrumentations } from '../sdk/rebuild-instrumentations.js';
+import { createSampler } from '../sdk/sampler.js';
 import { safely, warnOnce } from '../shared/safe.js';
 import type { Faultline, FaultlineOptions } from './types.js';
 
@@ -38,8 +43,9 @@ const PRELOAD_RUNS =
  * ```ts
  * const fl = faultline();
  * const sdk = new NodeSDK({
+ *   sampler: fl.sampler, // undefined unless OTEL_TRACES_SAMPLER is a ratio one: then the SDK's own
  *   textMapPropagator: fl.propagator,
- *   spanProcessors: [fl.spanProcessor, new BatchSpanProcessor(new OTLPTraceExporter())],
+ *   spanProcessors: [fl.spanProcessor, fl.exportProcessor(new BatchSpanProcessor(new OTLPTraceExporter()))],
  *   instrumentations: fl.instrumentations(getNodeAutoInstrumentations()),
  * });
  * ```
@@ -56,7 +62,7 @@ export function faultline(options: FaultlineOptions = {}): Faultline {
 }
 
 function create(options: FaultlineOptions): Faultline {
-  const { config, selection, warnings } = readFaultlineConfig({
+  const { config, selection, sampling, keepFailures, counts, warnings } = readFaultlineConfig({
     ...options,
     exportDerived: options.exportDerived ?? true,
   });
@@ -76,8 +82,15 @@ function create(options: FaultlineOptions): Faultline {
     // The global API's tracer: it starts tracing once the application's SDK registers.
     installFetchWrapper(state, trace.getTracer(TRACER_NAME)),
   ];
+  // Every call and failure counted in process, exported as the preload exports them (count-meter.ts).
+  const counter = counts.enabled ? new CallCounter() : undefined;
   return {
-    spanProcessor: new SetupSpanProcessor(state, cleanups),
+    spanProcessor: new SetupSpanProcessor(state, cleanups, counter && { counter, settings: counts }),
+    sampler:
+      safely('faultline sampler', () =>
+        createSampler(sampling, keepFailures || counter !== undefined, process.env.OTEL_TRACES_SAMPLER),
+      ) ?? undefined,
+    exportProcessor: (next) => (keepFailures ? new KeepFailuresProcessor(next) : next),
     propagator: new CompositePropagator({
       propagators: [new W3CTraceContextPropagator(), new CorrelationPropagator()],
     }),
@@ -96,12 +109,28 @@ function create(options: FaultlineOptions): Faultline {
  */
 class SetupSpanProcessor extends FaultlineSpanProcessor {
   private stopped = false;
+  private countExport: CountExport | undefined;
 
   constructor(
     state: ConstructorParameters<typeof FaultlineSpanProcessor>[0],
     private readonly cleanups: (() => void)[],
+    private readonly counts?: { counter: CallCounter; settings: CountSettings },
   ) {
-    super(state);
+    super(state, counts?.counter);
+  }
+
+  override onEnd(span: ReadableSpan): void {
+    // The counts' export starts with the first span: its resource is the application's (the
+    // service name its SDK was given, in code or in the environment), which the counts must carry.
+    if (this.counts && !this.countExport && !this.stopped)
+      this.countExport = safely('faultline counts', () =>
+        startCountExport(this.counts!.settings, span.resource, this.counts!.counter),
+      );
+    super.onEnd(span);
+  }
+
+  override forceFlush(): Promise<void> {
+    return Promise.all([super.forceFlush(), this.countExport?.flushForExit()]).then(() => undefined);
   }
 
   override shutdown(): Promise<void> {
@@ -110,7 +139,11 @@ class SetupSpanProcessor extends FaultlineSpanProcessor {
       safely('end spans waiting on bodies', endSpansWaitingOnBodies);
       for (const cleanup of this.cleanups) safely('cleanup', cleanup);
     }
-    return super.shutdown();
+    const counts = this.countExport;
+    this.countExport = undefined;
+    // What was counted since the last export leaves before the reader stops.
+    const flushed = counts ? counts.flushForExit().then(() => counts.shutdown()) : Promise.resolve();
+    return Promise.all([super.shutdown(), flushed]).then(() => undefined);
   }
 }
 
@@ -119,5 +152,11 @@ function inert(): Faultline {
   const propagator: TextMapPropagator = new CompositePropagator({
     propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
   });
-  return { spanProcessor: new NoopSpanProcessor(), propagator, instrumentations: (list) => list.flat() };
+  return {
+    spanProcessor: new NoopSpanProcessor(),
+    propagator,
+    instrumentations: (list) => list.flat(),
+    sampler: undefined,
+    exportProcessor: (next: SpanProcessor) => next,
+  };
 }

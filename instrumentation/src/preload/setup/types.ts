@@ -1,6 +1,6 @@
 import type { TextMapPropagator } from '@opentelemetry/api';
 import type { Instrumentation } from '@opentelemetry/instrumentation';
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { InstrumentationList } from '../sdk/types.js';
 
 export type { InstrumentationList };
@@ -20,6 +20,11 @@ export interface FaultlineOptions {
    * does not.
    */
   exportDerived?: boolean;
+  /**
+   * Under the ratio sampler `sampler` builds, still export every failed call (and its path to the
+   * root) through `exportProcessor`; default on below ratio 1 (FAULTLINE_KEEP_FAILURES).
+   */
+  keepFailures?: boolean;
 }
 
 /** Faultline's parts for an OpenTelemetry SDK the application builds itself. */
@@ -40,4 +45,19 @@ export interface Faultline {
    * others are returned as they are. Call before `sdk.start()`.
    */
   instrumentations(list: InstrumentationList): Instrumentation[];
+  /**
+   * The sampler OTEL_TRACES_SAMPLER asks for when it is a ratio one (traceidratio,
+   * parentbased_traceidratio), built as the preload builds it: consistent probability sampling that
+   * writes `ot=th` (so every stored span says what it stands for) and, with the counts or
+   * keepFailures on, records the spans it drops so they are counted and their failures kept. Also
+   * the SDK's default when the counts need an unsampled upstream's spans recorded. Undefined for
+   * any other sampler: pass your own. `sampler: fl.sampler ?? yours`.
+   */
+  readonly sampler: Sampler | undefined;
+  /**
+   * Your exporting processor, wrapped so that with keepFailures on every failed span (and the local
+   * spans on its way to the root) is exported whatever the sampler decided, marked with weight 1
+   * (or 0 for the path), and the rest as the sampler decided. Returns it unchanged otherwise.
+   */
+  exportProcessor(next: SpanProcessor): SpanProcessor;
 }
