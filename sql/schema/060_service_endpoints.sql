@@ -57,3 +57,22 @@ ARRAY JOIN faultline_served_endpoints(SpanAttributes) AS endpoint
 WHERE faultline_span_kind(otel_traces.SpanKind) = 'Server'
   AND ServiceName != ''
 GROUP BY hour, endpoint, ServiceName;
+
+-- Who answered at each endpoint in a time range, for the Dependencies page and the request tree:
+--   SELECT * FROM endpoint_callees(from = '2026-12-05 09:00:00', to = '2026-12-05 10:00:00')
+-- The service seen there last in the range wins (a port reused by another service);
+-- callee_unsampled is the share of its requests there that its sampling dropped (from the weights
+-- of the spans it kept; 0 when it keeps all): a failed call whose callee span is missing may be a
+-- sampled-out echo of the callee's own failure, which the first-hand rule cannot see.
+CREATE OR REPLACE VIEW endpoint_callees AS
+SELECT
+    endpoint,
+    argMax(ServiceName, (last, spans)) AS callee,
+    argMax(if(requests > spans, 1 - spans / requests, 0), (last, spans)) AS callee_unsampled
+FROM (
+    SELECT endpoint, ServiceName, max(last_seen) AS last, sum(spans) AS spans, sum(requests) AS requests
+    FROM service_endpoints
+    WHERE hour >= toStartOfHour({from:DateTime}) AND hour < {to:DateTime}
+    GROUP BY endpoint, ServiceName
+)
+GROUP BY endpoint;

@@ -18,20 +18,9 @@ WITH
       AND ({dependency:String} = '' OR dependency = {dependency:String})
     GROUP BY service, dependency
   ),
-  -- Who answered at each edge's endpoint (service_endpoints, 060: where SERVER spans were reached),
-  -- the service seen there last in the range winning (a port reused by another service).
+  -- Who answered at each edge's endpoint (endpoint_callees, 060).
   callees AS (
-    SELECT
-      endpoint,
-      argMax(ServiceName, (last_seen, spans)) AS callee,
-      argMax(if(requests > spans, 1 - spans / requests, 0), (last_seen, spans)) AS callee_unsampled
-    FROM (
-      SELECT endpoint, ServiceName, max(last_seen) AS last_seen, sum(spans) AS spans, sum(requests) AS requests
-      FROM service_endpoints
-      WHERE hour >= toStartOfHour({from:DateTime}) AND hour < {to:DateTime}
-      GROUP BY endpoint, ServiceName
-    )
-    GROUP BY endpoint
+    SELECT endpoint, callee, callee_unsampled FROM endpoint_callees(from = {from:DateTime}, to = {to:DateTime})
   ),
   -- One pass over the range's first-hand failures gives both the counts by class and the top codes.
   first_hand AS (
