@@ -46,7 +46,9 @@ ALTER TABLE dependency_calls_1m
 -- The edge's latency quantiles weighted as its calls are: the preload keeps every failed call and
 -- 1/p of the others, so the stored spans over-represent the failed ones, and an unweighted p50 reads
 -- the failures' latency. A t-digest takes integer weights: each span counts 1000 × its weight (a
--- path-only span, weight 0, none). Written instead of latency_ns, which parts written before keep.
+-- path-only span, weight 0, none). Beside latency_ns, not instead: for an edge none of whose spans
+-- was sampled (calls_variance 0, every weight 1) the reservoir is exact where the digest is not
+-- (p95 of 10…60 ms: 57.5 against 60), so the page reads the digest only where weights differ.
 ALTER TABLE dependency_calls_1m
     ADD COLUMN IF NOT EXISTS latency_weighted_ns AggregateFunction(quantilesTDigestWeighted(0.5, 0.95), UInt64, UInt64);
 
@@ -70,6 +72,7 @@ SELECT
     sum(weight * ((faultline_final_attempt(SpanAttributes) > 1) + if(prior_attempts > 1, prior_attempts - 1, 0))) AS retries,
     sumIf(weight, SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
     sum(weight * Duration) AS duration_ns_sum,
+    quantilesState(0.5, 0.95)(Duration) AS latency_ns,
     quantilesTDigestWeightedState(0.5, 0.95)(Duration, toUInt64(round(weight * 1000))) AS latency_weighted_ns,
     sum(faultline_weight_variance(weight) * (1 + prior_attempts)) AS calls_variance,
     toUInt64(countIf(faultline_sample_mark(TraceState) = 'none')) AS unmarked_calls,

@@ -1,5 +1,5 @@
 -- name: dependencies
--- description: Each service → dependency edge of the range's logical outbound calls (CLIENT and PRODUCER spans; the dependency is faultline_call_dependency, sql/schema/006): calls, retries and misrouted retries (each SDK-internal attempt counted) and p50/p95 latency in ms from the dependency_calls_1m rollup (weighted as the calls are; a t-digest, so approximate), first-hand failures by class from first_hand_failures over failures.dependency, error rate = first-hand failures / calls, and the edge's {per_edge} most frequent first-hand (class, code, count). Filters: service, source, dependency; class keeps only the edges with first-hand failures of that class and counts only those. At most 500 edges, most failures first (the page sorts by budget consumed). callee: the service that answered at the edge's endpoint in the range (service_endpoints, sql/schema/060: where its SERVER spans say they were reached), so an edge named 127.0.0.1:37701 reads as the service behind it; the one seen there last wins; '' when no service reported that endpoint (a database, a queue, a service without spans, or a host spelled differently by the two sides). callee_unsampled: the share of the callee's requests there whose spans its sampling dropped (from the weights of those it kept; 0 when it keeps all): a failed call whose callee span was dropped cannot be seen as the callee's echo, so that share of the edge's first-hand failures may be the callee's.
+-- description: Each service → dependency edge of the range's logical outbound calls (CLIENT and PRODUCER spans; the dependency is faultline_call_dependency, sql/schema/006): calls, retries and misrouted retries (each SDK-internal attempt counted) and p50/p95 latency in ms from the dependency_calls_1m rollup (weighted as the calls are where sampling weights differ, a t-digest; else exact over the stored spans), first-hand failures by class from first_hand_failures over failures.dependency, error rate = first-hand failures / calls, and the edge's {per_edge} most frequent first-hand (class, code, count). Filters: service, source, dependency; class keeps only the edges with first-hand failures of that class and counts only those. At most 500 edges, most failures first (the page sorts by budget consumed). callee: the service that answered at the edge's endpoint in the range (service_endpoints, sql/schema/060: where its SERVER spans say they were reached), so an edge named 127.0.0.1:37701 reads as the service behind it; the one seen there last wins; '' when no service reported that endpoint (a database, a queue, a service without spans, or a host spelled differently by the two sides). callee_unsampled: the share of the callee's requests there whose spans its sampling dropped (from the weights of those it kept; 0 when it keeps all): a failed call whose callee span was dropped cannot be seen as the callee's echo, so that share of the edge's first-hand failures may be the callee's.
 WITH
   edges AS (
     SELECT
@@ -8,7 +8,10 @@ WITH
       sum(calls) AS calls,
       sum(retries) AS retries,
       sum(misrouted) AS misrouted,
-      quantilesTDigestWeightedMerge(0.5, 0.95)(latency_weighted_ns) AS latency
+      -- Weighted only where the weights differ (040): else the exact reservoir of the stored spans.
+      if(sum(calls_variance) = 0,
+        quantilesMerge(0.5, 0.95)(latency_ns),
+        quantilesTDigestWeightedMerge(0.5, 0.95)(latency_weighted_ns)) AS latency
     FROM dependency_calls_1m
     WHERE minute >= {from:DateTime} AND minute < {to:DateTime}
       AND faultline_outbound_call(SpanKind)
