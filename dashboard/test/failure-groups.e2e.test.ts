@@ -29,7 +29,7 @@ describe('failure groups', () => {
         code: r.getAttribute('data-code'),
         failures: Number(r.getAttribute('data-failures')),
         previous: Number(r.getAttribute('data-previous')),
-        versions: (r.querySelectorAll('td')[11]?.textContent ?? '').split(', '),
+        versions: (r.querySelector('[data-testid="group-versions"]')?.textContent ?? '').split(', '),
       })),
     );
     expect(groups).toEqual(
@@ -47,15 +47,52 @@ describe('failure groups', () => {
     expect(Number(query.get('p.from')) - Number(query.get('p.lookback_from'))).toBe(7 * 86_400);
   });
 
-  it('links each group to an example request and the Overview filtered to its service', async () => {
+  it('links each group to an example request, its failing span selected, and the Overview filtered to its service', async () => {
     await page.goto(`${app.dashboardUrl}/failures?range=1h`);
     const first = page.getByTestId('failure-group').first();
     const example = await first.getByTestId('group-example').getAttribute('href');
-    expect(example).toMatch(/^\/request\?id=groups-422-[01]$/);
+    expect(example).toMatch(/^\/request\?id=groups-422-[01]&span=[0-9a-f]{16}$/);
     const service = await first.locator('td').nth(1).locator('a').getAttribute('href');
     expect(service).toMatch(/^\/\?.*service=cart/);
     await first.getByTestId('group-example').click();
     await page.getByRole('tree').waitFor();
+    const span = new URL(page.url()).searchParams.get('span');
+    expect(await page.getByTestId('span-panel').getAttribute('data-span-id')).toBe(span);
+    expect(await page.locator('[role="treeitem"][aria-selected="true"]').getAttribute('data-span-id')).toBe(
+      span,
+    );
+    // The group's own failure: the 422 it counts.
+    expect(
+      await page.getByTestId('span-panel-envelope').locator('tr[data-key="code"] td').textContent(),
+    ).toBe('422');
+  });
+
+  it('narrows to one code, to failures naming no dependency, to outbound calls, to what the budget counts', async () => {
+    const total = async (query: string) => {
+      await page.goto(`${app.dashboardUrl}/failures?range=1h&${query}`);
+      return Number(await page.getByTestId('groups-total').getAttribute('data-failures'));
+    };
+    // The scenario's 7 first-hand failures of the range, all on outbound calls that name a dependency.
+    expect(await total('')).toBe(7);
+    expect(await total('code=429')).toBe(2);
+    expect(await total('code=429&dependency=postgresql%20cart')).toBe(0);
+    expect(await total('none=dependency')).toBe(0);
+    expect(await total('outbound=1')).toBe(7);
+    // Caller faults (the two 422s) left out, or only them.
+    expect(await total('counted=yes&caller_faults=exclude')).toBe(5);
+    expect(await total('counted=no&caller_faults=exclude')).toBe(2);
+    expect(await total('counted=no&caller_faults=include')).toBe(0);
+    await expect(page.getByTestId('failure-filter-counted').textContent()).resolves.toContain(
+      'caller faults only',
+    );
+    // Each filter says what it keeps and lifts with one click.
+    await page.goto(`${app.dashboardUrl}/failures?range=1h&code=429`);
+    await page.getByTestId('failure-filter-code').getByRole('link').click();
+    await page.waitForURL((u) => !u.searchParams.has('code'));
+    expect(Number(await page.getByTestId('groups-total').getAttribute('data-failures'))).toBe(7);
+    // A bad value is refused with the fix.
+    await page.goto(`${app.dashboardUrl}/failures?range=1h&none=everything`);
+    await expect(page.getByTestId('param-error').textContent()).resolves.toContain('"none"');
   });
 
   it('shows what is new since the range start in one click, and in one version in one more', async () => {
@@ -102,8 +139,8 @@ describe('failure groups', () => {
 
   it('the nav links to the Failures page', async () => {
     await page.goto(`${app.dashboardUrl}/?range=1h`);
-    await expect(page.getByRole('link', { name: 'Failures' }).getAttribute('href')).resolves.toMatch(
-      /^\/failures/,
-    );
+    await expect(
+      page.getByRole('link', { name: 'Failures', exact: true }).getAttribute('href'),
+    ).resolves.toMatch(/^\/failures/);
   });
 });

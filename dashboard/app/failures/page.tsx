@@ -1,6 +1,8 @@
+import { ParamError } from '../../src/components/param-error';
 import { DBFailureGroups } from '../../src/containers/db-failure-groups';
 import { PageFrame } from '../../src/containers/page-frame';
 import type { SearchParams } from '../../src/lib/dashboard-params';
+import { type FailureFilters, parseFailureFilters } from '../../src/lib/failure-selection';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,9 +14,20 @@ export default async function FailuresPage({ searchParams }: { searchParams: Pro
   // groups first seen after it; a version chip narrows to the groups seen in that release.
   const state = one(sp.state);
   const version = one(sp.version).slice(0, 100);
+  let filters: FailureFilters;
+  try {
+    filters = parseFailureFilters(sp);
+  } catch (err) {
+    return (
+      <>
+        <h1>Failures</h1>
+        <ParamError message={err instanceof Error ? err.message : String(err)} />
+      </>
+    );
+  }
   return (
     <PageFrame title="Failures" searchParams={sp} showFailureFilters>
-      {(params) => <DBFailureGroups params={params} state={state} version={version} />}
+      {(params) => <DBFailureGroups params={params} filters={filters} state={state} version={version} />}
     </PageFrame>
   );
 }

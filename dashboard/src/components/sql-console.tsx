@@ -18,6 +18,21 @@ interface Result {
   elapsedMs: number;
 }
 
+/** `["a","b"]` as an array; anything else as typed, for the store to refuse with its reason. */
+function jsonArray(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text.trim() === '' ? '[]' : text);
+    return Array.isArray(value) ? value : text;
+  } catch {
+    return text;
+  }
+}
+
+/** Numbers read right-aligned, as in every other table: integer, float and decimal columns. */
+function isNumeric(type: string): boolean {
+  return /^(Nullable\()?(U?Int\d+|Float\d+|Decimal)/.test(type);
+}
+
 function stripHeader(sql: string): string {
   return sql.replace(/^(--.*\n)+/, '').trim();
 }
@@ -72,8 +87,8 @@ export function SqlConsole({
     const typed: Record<string, unknown> = {};
     for (const p of selected.params) {
       const v = params[p.name] ?? '';
-      // Booleans are the one type a text box cannot carry as is.
-      typed[p.name] = p.type === 'Bool' ? v === 'true' : v;
+      // Booleans and arrays are the types a text box cannot carry as is: an array is written as JSON.
+      typed[p.name] = p.type === 'Bool' ? v === 'true' : p.type.startsWith('Array(') ? jsonArray(v) : v;
     }
     void run({ name: selected.name, params: typed });
   }
@@ -183,7 +198,7 @@ export function SqlConsole({
                 <thead>
                   <tr>
                     {result.columns.map((c) => (
-                      <th key={c.name} title={c.type}>
+                      <th key={c.name} title={c.type} className={isNumeric(c.type) ? 'num' : undefined}>
                         {c.name}
                       </th>
                     ))}
@@ -201,7 +216,7 @@ export function SqlConsole({
                         );
                         const href = resultCellHref(c.name, v, row);
                         return (
-                          <td key={c.name}>
+                          <td key={c.name} className={isNumeric(c.type) ? 'num' : undefined}>
                             {href ? (
                               <a href={href} data-testid="sql-cell-link">
                                 {shown}

@@ -52,9 +52,9 @@ export async function DBAlertRules() {
           <tr>
             <th>alert</th>
             <th>severity</th>
-            <th>burn rate at least</th>
-            <th>over</th>
-            <th>and over</th>
+            <th className="num">burn rate at least</th>
+            <th className="num">over</th>
+            <th className="num">and over</th>
           </tr>
         </thead>
         <tbody>
@@ -62,9 +62,9 @@ export async function DBAlertRules() {
             <tr key={`${r.alertname}-${r.severity}-${r.long}-${r.short}`}>
               <td>{r.alertname}</td>
               <td>{r.severity}</td>
-              <td>{r.factor}×</td>
-              <td>{r.long}</td>
-              <td>{r.short}</td>
+              <td className="num">{r.factor}×</td>
+              <td className="num">{r.long}</td>
+              <td className="num">{r.short}</td>
             </tr>
           ))}
         </tbody>

@@ -84,7 +84,7 @@ export async function DBAlertHistory() {
                 <th>severity</th>
                 <th>class</th>
                 <th>state</th>
-                <th>burn (long / short)</th>
+                <th className="num">burn (long / short)</th>
                 <th>summary</th>
               </tr>
             </thead>
@@ -100,7 +100,7 @@ export async function DBAlertHistory() {
                     <ClassBadge value={h.class} />
                   </td>
                   <td>{h.state}</td>
-                  <td className="nowrap">
+                  <td className="num">
                     {h.burnLong.toFixed(1)}× / {h.burnShort.toFixed(1)}×
                   </td>
                   <td className="message">{h.summary}</td>
@@ -130,7 +130,7 @@ export async function DBAlertHistory() {
                 <th>receiver</th>
                 <th>transition</th>
                 <th>result</th>
-                <th>attempts</th>
+                <th className="num">attempts</th>
                 <th>error</th>
               </tr>
             </thead>
@@ -141,7 +141,7 @@ export async function DBAlertHistory() {
                   <td>{d.receiver}</td>
                   <td>{d.state}</td>
                   <td className={d.ok ? undefined : 'bad'}>{d.ok ? 'delivered' : `failed ${d.status}`}</td>
-                  <td>{d.attempts}</td>
+                  <td className="num">{d.attempts}</td>
                   <td className="message">{d.error}</td>
                 </tr>
               ))}

@@ -6,16 +6,36 @@ import { type BudgetBar, HdxBudgetChart } from '../components/hdx-budget-chart';
 import { trustText, trustTitle } from '../lib/count-trust';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
+import { type FailureRows, failuresHref } from '../lib/failure-selection';
 import { formatCount, formatPercent } from '../lib/format';
 import { formatBurn, formatSeconds } from '../lib/format-duration';
 import { dashboardHref } from '../lib/url-state';
 import { loadFiringByService } from '../server/alert-data';
 import { budgetSli, loadBudgets, loadBudgetTrust } from '../server/budget-data';
+import { sqlConsoleHref } from '../server/sql-links';
 
 const SLI_LABEL: Record<Sli, string> = { requests: 'entry requests', calls: 'outbound calls' };
 
 function allowedText(n: number): string {
   return n < 100 ? n.toFixed(1) : formatCount(n);
+}
+
+/**
+ * A failure count of the calls SLI as a link to exactly its rows: the service's first-hand failures
+ * of outbound calls, the page's filters kept. A failed request (requests SLI) is no failure row of
+ * its own, so those counts stay text.
+ */
+function FailureCount({
+  params,
+  rows,
+  value,
+}: {
+  params: DashboardParams;
+  rows: FailureRows;
+  value: number;
+}) {
+  if (params.sli !== 'calls') return <>{formatCount(value)}</>;
+  return <Link href={failuresHref(params, { ...rows, outbound: true })}>{formatCount(value)}</Link>;
 }
 
 /**
@@ -76,32 +96,41 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
       ) : (
         <HdxBudgetChart data={bars} />
       )}
-      <table data-testid="budget-table">
+      <table className="budget-table" data-testid="budget-table">
         <thead>
           <tr>
             <th>service</th>
-            <th>{unit}</th>
+            <th className="num">{unit}</th>
             <th title="exact: counted in process; ±x%: estimated from sampled spans, at 95%">counted</th>
-            <th>failures</th>
+            <th className="num">failures</th>
+            <th title="failures counted against the budget, by class" data-testid="budget-by-class-header">
+              by class
+            </th>
             {params.sli === 'calls' ? (
-              <th title="echoes of deeper failures, not counted">propagated</th>
+              <th className="num" title="echoes of deeper failures, not counted">
+                propagated
+              </th>
             ) : null}
             {params.callerFaults === 'exclude' ? (
-              <th title="validation, not counted">caller faults</th>
+              <th className="num" title="validation, not counted">
+                caller faults
+              </th>
             ) : null}
             <th
+              className="num"
               title={`failures the SLO allows over ${params.periodDays} days at the stored traffic's rate, and the share of the period that traffic spans`}
             >
               allowed / period
             </th>
-            <th>range used</th>
-            <th>period used</th>
-            <th>exhausted in</th>
-            <th>burn (range)</th>
+            <th className="num">range used</th>
+            <th className="num">period used</th>
+            <th className="num">exhausted in</th>
+            <th className="num">burn (range)</th>
             {BURN_WINDOWS.map((w) => (
-              <th key={w.key}>burn {w.key}</th>
+              <th key={w.key} className="num">
+                burn {w.key}
+              </th>
             ))}
-            <th>by class</th>
           </tr>
         </thead>
         <tbody>
@@ -118,7 +147,18 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
                   </>
                 ) : null}
               </td>
-              <td data-testid="budget-calls">{formatCount(b.total)}</td>
+              <td className="num" data-testid="budget-calls">
+                {params.sli === 'calls' ? (
+                  <Link
+                    href={sqlConsoleHref('dashboard/call_counts', params, { service: b.service })}
+                    title="this service's calls counted from the raw spans, in the SQL console"
+                  >
+                    {formatCount(b.total)}
+                  </Link>
+                ) : (
+                  formatCount(b.total)
+                )}
+              </td>
               {(() => {
                 const t = trust.byService.get(b.service) ?? { kind: 'as-stored' as const };
                 return (
@@ -132,55 +172,72 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
                   </td>
                 );
               })()}
-              <td data-testid="budget-failures">{formatCount(b.failures)}</td>
+              <td className="num" data-testid="budget-failures">
+                <FailureCount
+                  params={params}
+                  rows={{ service: b.service, counted: 'yes' }}
+                  value={b.failures}
+                />
+              </td>
+              <td data-testid="budget-by-class">
+                {Object.entries(b.failuresByClass)
+                  .sort((x, y) => y[1] - x[1])
+                  .map(([cls, n]) => (
+                    <span key={cls} className="budget-class" data-class={cls} data-count={n}>
+                      <ClassBadge value={cls} />{' '}
+                      <FailureCount params={params} rows={{ service: b.service, class: cls }} value={n} />
+                    </span>
+                  ))}
+              </td>
               {params.sli === 'calls' ? (
-                <td data-testid="budget-propagated">{formatCount(b.propagated)}</td>
+                <td className="num" data-testid="budget-propagated">
+                  {formatCount(b.propagated)}
+                </td>
               ) : null}
               {params.callerFaults === 'exclude' ? (
-                <td data-testid="budget-caller-faults">{formatCount(b.callerFaults)}</td>
+                <td className="num" data-testid="budget-caller-faults">
+                  <FailureCount
+                    params={params}
+                    rows={{ service: b.service, counted: 'no' }}
+                    value={b.callerFaults}
+                  />
+                </td>
               ) : null}
-              <td data-testid="budget-allowed">
+              <td className="num" data-testid="budget-allowed">
                 {allowedText(b.allowedInPeriod)}{' '}
                 <span
-                  className="muted nowrap"
+                  className="muted budget-coverage"
                   data-testid="budget-coverage"
                   title={`the stored traffic spans ${formatPercent(b.periodCoverage, 3)} of the SLO period; the allowance extrapolates from it`}
                 >
                   from {formatSeconds(b.periodCoverage * params.periodDays * 86_400)} of data
                 </span>
               </td>
-              <td data-testid="budget-used-range">{formatPercent(b.usedByRange, 2)}</td>
-              <td data-testid="budget-used-period" className={b.usedInPeriod >= 1 ? 'bad' : undefined}>
+              <td className="num" data-testid="budget-used-range">
+                {formatPercent(b.usedByRange, 2)}
+              </td>
+              <td data-testid="budget-used-period" className={b.usedInPeriod >= 1 ? 'bad num' : 'num'}>
                 {formatPercent(b.usedInPeriod, 2)}
               </td>
-              <td data-testid="budget-exhaustion">
+              <td className="num" data-testid="budget-exhaustion">
                 {b.exhaustionS === null
                   ? '—'
                   : b.exhaustionS === 0
                     ? 'exhausted'
                     : formatSeconds(b.exhaustionS)}
               </td>
-              <td data-testid="budget-burn" className={(b.burnRange ?? 0) > 1 ? 'bad' : undefined}>
+              <td data-testid="budget-burn" className={(b.burnRange ?? 0) > 1 ? 'bad num' : 'num'}>
                 {formatBurn(b.burnRange)}
               </td>
               {BURN_WINDOWS.map((w) => (
                 <td
                   key={w.key}
                   data-testid={`budget-burn-${w.key}`}
-                  className={(b.burn[w.key] ?? 0) > 1 ? 'bad' : undefined}
+                  className={(b.burn[w.key] ?? 0) > 1 ? 'bad num' : 'num'}
                 >
                   {formatBurn(b.burn[w.key])}
                 </td>
               ))}
-              <td>
-                {Object.entries(b.failuresByClass)
-                  .sort((x, y) => y[1] - x[1])
-                  .map(([cls, n]) => (
-                    <span key={cls} className="nowrap">
-                      <ClassBadge value={cls} /> {formatCount(n)}{' '}
-                    </span>
-                  ))}
-              </td>
             </tr>
           ))}
         </tbody>

@@ -1,10 +1,12 @@
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { FIRST_HAND } from '../components/counting-note';
+import { DependencyName } from '../components/dependency-name';
 import { ServiceLink } from '../components/service-link';
 import { type MapEdge, ServiceMap } from '../components/service-map';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
+import { failuresHref } from '../lib/failure-selection';
 import { formatCount, formatPercent } from '../lib/format';
 import { dashboardHref } from '../lib/url-state';
 import { type DependencyEdge, loadDependencies } from '../server/dependency-data';
@@ -13,10 +15,19 @@ function overviewHref(params: DashboardParams, e: DependencyEdge): string {
   return dashboardHref('/', params, { service: e.serviceId, dependency: e.dependencyId });
 }
 
+/** The edge's first-hand failures (of one class, one code) as failure groups: what the counts count. */
+function edgeFailuresHref(
+  params: DashboardParams,
+  e: DependencyEdge,
+  more: { class?: string; code?: string } = {},
+) {
+  return failuresHref(params, { service: e.serviceId, dependency: e.dependencyId, outbound: true, ...more });
+}
+
 /**
  * Which dependency is failing: each service → dependency edge, most of its service's error budget
  * consumed first, as a service map and as the table of its numbers. Each edge opens the Overview
- * filtered to it.
+ * filtered to it (its calls), each failure count the edge's failure groups.
  */
 export async function DBDependencies({ params }: { params: DashboardParams }) {
   const edges = await loadDependencies(params);
@@ -71,8 +82,9 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                 </th>
                 <th>by class</th>
                 <th className="num">error rate</th>
-                <th className="num" title="latency of the edge's calls: median / 95th percentile">
-                  p50 / p95
+                <th className="num" title="latency of the edge's calls: median, 95th percentile under it">
+                  <span className="stacked">p50</span>
+                  <span className="stacked muted">p95</span>
                 </th>
                 <th
                   className="num"
@@ -103,41 +115,48 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                   </td>
                   <td className="dep-name">
                     <Link data-testid="edge-link" href={overviewHref(params, e)}>
-                      {e.calleeId ? (
-                        // The callee's own name first, what the caller called beside it.
-                        <>
-                          <code
-                            data-testid="edge-callee"
-                            title={`${e.callee}: answered the calls to ${e.dependency}`}
-                          >
-                            {e.callee}
-                          </code>{' '}
-                          <span className="muted dep-address" data-testid="edge-address" title={e.dependency}>
-                            {e.dependency}
-                          </span>
-                        </>
-                      ) : (
-                        <code title={e.dependency}>{e.dependency}</code>
-                      )}
+                      <DependencyName dependency={e.dependencyId} callee={e.calleeId} testIdPrefix="edge" />
                     </Link>
                   </td>
                   <td className="num" data-testid="edge-budget">
                     {formatPercent(e.budgetShare, 2)}
                   </td>
-                  <td className="num">{formatCount(e.calls)}</td>
-                  <td className="num">{formatCount(e.failures)}</td>
+                  <td className="num">
+                    <Link
+                      data-testid="edge-calls"
+                      href={overviewHref(params, e)}
+                      title="the Overview filtered to this edge: its calls, failures and codes"
+                    >
+                      {formatCount(e.calls)}
+                    </Link>
+                  </td>
+                  <td className="num">
+                    {e.failures > 0 ? (
+                      <Link data-testid="edge-failures" href={edgeFailuresHref(params, e)}>
+                        {formatCount(e.failures)}
+                      </Link>
+                    ) : (
+                      formatCount(e.failures)
+                    )}
+                  </td>
                   <td>
                     {FAILURE_CLASSES.filter((c) => e.byClass[c]).map((c) => (
                       <span key={c} className="nowrap edge-class" data-class={c} data-count={e.byClass[c]}>
-                        <ClassBadge value={c} /> {formatCount(e.byClass[c] ?? 0)}{' '}
+                        <ClassBadge value={c} />{' '}
+                        <Link data-testid="edge-class-count" href={edgeFailuresHref(params, e, { class: c })}>
+                          {formatCount(e.byClass[c] ?? 0)}
+                        </Link>{' '}
                       </span>
                     ))}
                   </td>
                   <td className="num">{formatPercent(e.errorRate)}</td>
                   <td className="num">
-                    <span data-testid="edge-p50">{e.p50Ms.toFixed(1)} ms</span>
-                    {' / '}
-                    <span data-testid="edge-p95">{e.p95Ms.toFixed(1)} ms</span>
+                    <span className="stacked" data-testid="edge-p50">
+                      {e.p50Ms.toFixed(1)} ms
+                    </span>
+                    <span className="stacked muted" data-testid="edge-p95">
+                      {e.p95Ms.toFixed(1)} ms
+                    </span>
                   </td>
                   <td className="num">
                     {formatCount(e.retries)}
@@ -154,7 +173,13 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                       >
                         <ClassBadge value={c.class} />{' '}
                         <span className="nowrap">
-                          <code>{c.code}</code> ×{formatCount(c.failures)}
+                          <code>{c.code}</code>{' '}
+                          <Link
+                            data-testid="edge-code-count"
+                            href={edgeFailuresHref(params, e, { class: c.class, code: c.codeId })}
+                          >
+                            ×{formatCount(c.failures)}
+                          </Link>
                         </span>{' '}
                       </span>
                     ))}

@@ -1,10 +1,16 @@
 import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
+import { DependencyName } from '../components/dependency-name';
+import { FailureFilterChips } from '../components/failure-filter-chips';
 import type { DashboardParams } from '../lib/dashboard-params';
-import { formatCount, formatTimeUtc } from '../lib/format';
+import { type FailureFilters, failureFilterLinkParams, NO_FAILURE_FILTERS } from '../lib/failure-selection';
+import { formatCount, formatTimeShort, formatTimeUtc } from '../lib/format';
+import { requestHref } from '../lib/request-href';
 import { dashboardHref } from '../lib/url-state';
+import { loadCallees } from '../server/dependency-callees';
 import {
+  FAILURE_GROUP_LIMIT,
   FAILURE_GROUP_LOOKBACK_DAYS,
   FAILURE_GROUP_QUIET_HOURS,
   FAILURE_GROUP_STATES,
@@ -20,28 +26,41 @@ function trendText(g: FailureGroup): string {
   return '＝ 0';
 }
 
+/** The example failure's request with its span selected: the cause, one click from the group. */
+function exampleHref(g: FailureGroup): string {
+  return requestHref(g.exampleCorrelationId || g.exampleTraceId, g.exampleSpanId || undefined);
+}
+
 /** Failure groups (service, dependency, class, code): which are new, which came back, which grow. */
 export async function DBFailureGroups({
   params,
+  filters = NO_FAILURE_FILTERS,
   state = '',
   version = '',
 }: {
   params: DashboardParams;
+  /** The Failures page's own filters (code, none, outbound, counted). */
+  filters?: FailureFilters;
   /** Only the groups of this state ('' = all). */
   state?: string;
   /** Only the groups seen in this service.version ('' = all). */
   version?: string;
 }) {
-  const all = await loadFailureGroups(params);
+  const [all, callees] = await Promise.all([loadFailureGroups(params, filters), loadCallees(params)]);
   const counts = { new: 0, regressed: 0, ongoing: 0 };
   for (const g of all) counts[g.state] += 1;
   const groups = all.filter(
     (g) => (state === '' || g.state === state) && (version === '' || g.versions.includes(version)),
   );
+  const total = groups.reduce((s, g) => s + g.failures, 0);
   // This page with the state and version filters changed ('' removes one), the others kept.
   const here = (extra: { state?: string; version?: string }) => {
     const next = { state, version, ...extra };
-    return dashboardHref('/failures', params, { state: next.state || null, version: next.version || null });
+    return dashboardHref('/failures', params, {
+      ...failureFilterLinkParams(filters),
+      state: next.state || null,
+      version: next.version || null,
+    });
   };
   return (
     <section className="panel" aria-labelledby="groups-title">
@@ -54,13 +73,24 @@ export async function DBFailureGroups({
         range against the previous range of the same length. Newest and growing first.{' '}
         <Link
           data-testid="groups-query"
-          href={sqlConsoleHref('dashboard/failure_groups', params, failureGroupExtraParams(params))}
+          href={sqlConsoleHref('dashboard/failure_groups', params, failureGroupExtraParams(params, filters))}
         >
           Open as a query
         </Link>
       </p>
+      <FailureFilterChips params={params} filters={filters} state={state} version={version} />
       <p data-testid="groups-summary">
         {counts.new} new, {counts.regressed} regressed, {counts.ongoing} ongoing
+      </p>
+      <p data-testid="groups-total" data-failures={total}>
+        <strong data-testid="groups-total-failures">{formatCount(total)}</strong> first-hand failures in{' '}
+        {formatCount(groups.length)} {groups.length === 1 ? 'group' : 'groups'}
+        {all.length >= FAILURE_GROUP_LIMIT ? (
+          <span className="muted">
+            {' '}
+            (the first {FAILURE_GROUP_LIMIT} groups; narrow the filters for the rest)
+          </span>
+        ) : null}
       </p>
       <nav aria-label="Failure group state" className="filter-links" data-testid="state-filter">
         Show:{' '}
@@ -96,13 +126,13 @@ export async function DBFailureGroups({
               <th>class</th>
               <th>source</th>
               <th>code</th>
-              <th>failures</th>
-              <th>previous range</th>
-              <th>trend</th>
-              <th>first seen</th>
-              <th>last seen</th>
+              <th className="num">failures</th>
+              <th title="the group's newest failure, its span selected">example request</th>
+              <th className="num" title="this range against the previous range of the same length">
+                trend (previous)
+              </th>
+              <th>first / last seen (UTC)</th>
               <th>versions</th>
-              <th>example request</th>
             </tr>
           </thead>
           <tbody>
@@ -127,7 +157,7 @@ export async function DBFailureGroups({
                 <td>
                   <Link href={dashboardHref('/', params, { service: g.serviceId })}>{g.service}</Link>
                 </td>
-                <td>
+                <td className="dep-name">
                   {g.dependencyId ? (
                     <Link
                       href={dashboardHref('/dependencies', params, {
@@ -135,7 +165,7 @@ export async function DBFailureGroups({
                         dependency: g.dependencyId,
                       })}
                     >
-                      <code>{g.dependency}</code>
+                      <DependencyName dependency={g.dependencyId} callee={callees.get(g.dependencyId)} />
                     </Link>
                   ) : (
                     <span className="muted">—</span>
@@ -148,12 +178,32 @@ export async function DBFailureGroups({
                 <td>
                   <code>{g.code}</code>
                 </td>
-                <td>{formatCount(g.failures)}</td>
-                <td>{formatCount(g.previous)}</td>
-                <td className={g.trend > 0 ? 'bad nowrap' : 'nowrap'}>{trendText(g)}</td>
-                <td className="nowrap">{formatTimeUtc(g.firstSeen)}</td>
-                <td className="nowrap">{formatTimeUtc(g.lastSeen)}</td>
-                <td>
+                <td className="num">{formatCount(g.failures)}</td>
+                <td className="example">
+                  {g.exampleCorrelationId || g.exampleTraceId ? (
+                    <Link
+                      data-testid="group-example"
+                      href={exampleHref(g)}
+                      title={visibleText(g.exampleCorrelationId || g.exampleTraceId)}
+                    >
+                      {g.exampleCorrelationId ? null : 'trace '}
+                      <code>{visibleText(g.exampleCorrelationId || g.exampleTraceId)}</code>
+                    </Link>
+                  ) : null}
+                </td>
+                <td className="num">
+                  <span className={g.trend > 0 ? 'bad' : undefined}>{trendText(g)}</span>
+                  <span className="muted stacked">from {formatCount(g.previous)}</span>
+                </td>
+                <td className="nowrap">
+                  <span className="stacked" title={`first seen ${formatTimeUtc(g.firstSeen)}`}>
+                    {formatTimeShort(g.firstSeen)}
+                  </span>
+                  <span className="stacked muted" title={`last seen ${formatTimeUtc(g.lastSeen)}`}>
+                    {formatTimeShort(g.lastSeen)}
+                  </span>
+                </td>
+                <td data-testid="group-versions">
                   {g.versions.length > 0 ? (
                     g.versions.map((v, i) => (
                       <span key={v}>
@@ -166,23 +216,6 @@ export async function DBFailureGroups({
                   ) : (
                     <span className="muted">—</span>
                   )}
-                </td>
-                <td>
-                  {g.exampleCorrelationId ? (
-                    <Link
-                      data-testid="group-example"
-                      href={`/request?id=${encodeURIComponent(g.exampleCorrelationId)}`}
-                    >
-                      <code>{visibleText(g.exampleCorrelationId)}</code>
-                    </Link>
-                  ) : g.exampleTraceId ? (
-                    <Link
-                      data-testid="group-example"
-                      href={`/request?id=${encodeURIComponent(g.exampleTraceId)}`}
-                    >
-                      trace <code>{visibleText(g.exampleTraceId)}</code>
-                    </Link>
-                  ) : null}
                 </td>
               </tr>
             ))}

@@ -24,8 +24,8 @@ export async function DBFirstFailures({ params }: { params: DashboardParams }) {
               <th>service</th>
               <th>source</th>
               <th>code</th>
-              <th>failed workflows</th>
-              <th>share</th>
+              <th className="num">failed workflows</th>
+              <th className="num">share</th>
             </tr>
           </thead>
           <tbody>
@@ -51,8 +51,10 @@ export async function DBFirstFailures({ params }: { params: DashboardParams }) {
                 <td>
                   <code>{r.code}</code>
                 </td>
-                <td data-testid="failed-workflows">{formatCount(r.failedWorkflows)}</td>
-                <td>{formatPercent(total ? r.failedWorkflows / total : 0)}</td>
+                <td className="num" data-testid="failed-workflows">
+                  {formatCount(r.failedWorkflows)}
+                </td>
+                <td className="num">{formatPercent(total ? r.failedWorkflows / total : 0)}</td>
               </tr>
             ))}
           </tbody>

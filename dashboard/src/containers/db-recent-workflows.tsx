@@ -22,11 +22,11 @@ export async function DBRecentWorkflows({
         <tr>
           <th>correlation id</th>
           <th>started</th>
-          <th>duration</th>
+          <th className="num">duration</th>
           <th>services</th>
-          <th>steps</th>
-          <th>failed steps</th>
-          <th>retries</th>
+          <th className="num">steps</th>
+          <th className="num">failed steps</th>
+          <th className="num">retries</th>
           <th>outcome</th>
           <th>first failure</th>
         </tr>
@@ -40,7 +40,7 @@ export async function DBRecentWorkflows({
               </Link>
             </td>
             <td className="nowrap">{formatTimeUtc(w.started)}</td>
-            <td>{formatDurationNs(w.durationNs)}</td>
+            <td className="num">{formatDurationNs(w.durationNs)}</td>
             <td>
               {w.serviceIds.map((s, i) => (
                 <Fragment key={s}>
@@ -49,13 +49,13 @@ export async function DBRecentWorkflows({
                 </Fragment>
               ))}
             </td>
-            <td>{w.steps}</td>
-            <td>{w.failedSteps}</td>
-            <td>
+            <td className="num">{w.steps}</td>
+            <td className="num">{w.failedSteps}</td>
+            <td className="num">
               {w.retries}
               {w.misrouted > 0 ? <span className="bad"> ({w.misrouted} misrouted)</span> : null}
             </td>
-            <td className={w.failed ? 'bad' : undefined}>{w.failed ? '✕ failed' : '✓ succeeded'}</td>
+            <td className={w.failed ? 'bad nowrap' : 'nowrap'}>{w.failed ? '✕ failed' : '✓ succeeded'}</td>
             <td>
               {w.firstFailureClass ? (
                 <>

@@ -33,12 +33,12 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
           <thead>
             <tr>
               <th>after</th>
-              <th>retries</th>
-              <th>succeeded</th>
-              <th>success rate</th>
-              <th>highest attempt</th>
-              <th>time waiting</th>
-              <th>time in retries</th>
+              <th className="num">retries</th>
+              <th className="num">succeeded</th>
+              <th className="num">success rate</th>
+              <th className="num">highest attempt</th>
+              <th className="num">time waiting</th>
+              <th className="num">time in retries</th>
             </tr>
           </thead>
           <tbody>
@@ -51,12 +51,12 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
                     <ClassBadge value={r.afterClass} />
                   )}
                 </td>
-                <td>{formatCount(r.retries)}</td>
-                <td>{formatCount(r.succeeded)}</td>
-                <td>{formatPercent(r.retries ? r.succeeded / r.retries : 0)}</td>
-                <td>{r.maxAttempt}</td>
-                <td>{formatDurationNs(r.waitNs)}</td>
-                <td>{formatDurationNs(r.retryDurationNs)}</td>
+                <td className="num">{formatCount(r.retries)}</td>
+                <td className="num">{formatCount(r.succeeded)}</td>
+                <td className="num">{formatPercent(r.retries ? r.succeeded / r.retries : 0)}</td>
+                <td className="num">{r.maxAttempt}</td>
+                <td className="num">{formatDurationNs(r.waitNs)}</td>
+                <td className="num">{formatDurationNs(r.retryDurationNs)}</td>
               </tr>
             ))}
           </tbody>
@@ -94,8 +94,8 @@ export async function DBMisroutedRetries({ params }: { params: DashboardParams }
               <th>class</th>
               <th>source</th>
               <th>code</th>
-              <th>wasted calls</th>
-              <th>wasted time</th>
+              <th className="num">wasted calls</th>
+              <th className="num">wasted time</th>
               <th>last seen</th>
               <th>example</th>
             </tr>
@@ -111,8 +111,8 @@ export async function DBMisroutedRetries({ params }: { params: DashboardParams }
                 <td>
                   <code>{r.code}</code>
                 </td>
-                <td>{formatCount(r.wastedCalls)}</td>
-                <td>{formatDurationNs(r.wastedNs)}</td>
+                <td className="num">{formatCount(r.wastedCalls)}</td>
+                <td className="num">{formatDurationNs(r.wastedNs)}</td>
                 <td className="nowrap">{formatTimeUtc(r.lastSeen)}</td>
                 <td>
                   <Link href={`/request?id=${encodeURIComponent(r.exampleCorrelationId)}`}>

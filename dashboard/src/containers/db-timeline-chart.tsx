@@ -3,6 +3,7 @@ import { ClassLegend } from '../components/class-legend';
 import { HdxTimelineChart, type TimelineBar } from '../components/hdx-timeline-chart';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
+import { failuresHref } from '../lib/failure-selection';
 import { formatCount, formatTimeUtc } from '../lib/format';
 import { loadTimeline } from '../server/overview-data';
 import { sqlConsoleHref } from '../server/sql-links';
@@ -43,17 +44,32 @@ export async function DBTimelineChart({ params }: { params: DashboardParams }) {
             <tr>
               <th>bucket (UTC)</th>
               {FAILURE_CLASSES.map((c) => (
-                <th key={c}>{c}</th>
+                <th key={c} className="num">
+                  {c}
+                </th>
               ))}
             </tr>
           </thead>
           <tbody>
             {bars.map((b) => (
               <tr key={b.t}>
-                <td>{formatTimeUtc(b.t)}</td>
+                <td className="nowrap">{formatTimeUtc(b.t)}</td>
                 {FAILURE_CLASSES.map((c) => (
-                  <td key={c} data-class={c} data-failures={b[c] ?? 0}>
-                    {formatCount(b[c] ?? 0)}
+                  <td key={c} className="num" data-class={c} data-failures={b[c] ?? 0}>
+                    {b[c] ? (
+                      // The bucket's part inside the range: buckets start on the clock, the range may not.
+                      <Link
+                        href={failuresHref(params, {
+                          class: c,
+                          fromS: Math.max(b.t, params.range.fromS),
+                          toS: Math.min(b.t + params.range.bucketS, params.range.toS),
+                        })}
+                      >
+                        {formatCount(b[c] ?? 0)}
+                      </Link>
+                    ) : (
+                      formatCount(0)
+                    )}
                   </td>
                 ))}
               </tr>

@@ -1,14 +1,20 @@
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
+import { DependencyName } from '../components/dependency-name';
 import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
-import { formatCount, formatPercent, formatTimeUtc } from '../lib/format';
+import { failuresHref } from '../lib/failure-selection';
+import { formatCount, formatPercent, formatTimeShort, formatTimeUtc } from '../lib/format';
 import { dashboardHref } from '../lib/url-state';
+import { loadCallees } from '../server/dependency-callees';
 import { loadTopCodes, TOP_CODES_LIMIT } from '../server/overview-data';
-import { sqlConsoleHref } from '../server/sql-links';
 
+/**
+ * The most frequent first-hand codes per service and dependency. Each count opens the failure
+ * groups of exactly its service, dependency, class, source and code (none named counts as a value).
+ */
 export async function DBTopCodes({ params }: { params: DashboardParams }) {
-  const codes = await loadTopCodes(params);
+  const [codes, callees] = await Promise.all([loadTopCodes(params), loadCallees(params)]);
   return (
     <section className="panel" aria-labelledby="codes-title">
       <h2 id="codes-title">
@@ -23,9 +29,9 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
             <th>class</th>
             <th>source</th>
             <th>code</th>
-            <th>count</th>
-            <th>retryable</th>
-            <th>last seen</th>
+            <th className="num">failures</th>
+            <th className="num">retryable</th>
+            <th>last seen (UTC)</th>
             <th>example message</th>
           </tr>
         </thead>
@@ -45,14 +51,18 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
               <td>
                 <ServiceLink params={params} service={c.serviceId} />
               </td>
-              <td>
+              <td className="dep-name">
                 {c.dependencyId ? (
                   <Link
                     href={dashboardHref('/', params, { service: c.serviceId, dependency: c.dependencyId })}
                   >
-                    <code>{c.dependency}</code>
+                    <DependencyName dependency={c.dependencyId} callee={callees.get(c.dependencyId)} />
                   </Link>
-                ) : null}
+                ) : (
+                  <span className="muted" title="a server's own rejection, or a call that names nothing">
+                    none named
+                  </span>
+                )}
               </td>
               <td>
                 <ClassBadge value={c.class} />
@@ -61,19 +71,24 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
               <td>
                 <code>{c.code}</code>
               </td>
-              <td>
+              <td className="num">
                 <Link
-                  href={sqlConsoleHref('dashboard/failures_by_class', params, {
+                  data-testid="top-code-count"
+                  href={failuresHref(params, {
+                    service: c.serviceId,
+                    dependency: c.dependencyId,
                     class: c.class,
-                    source: c.source,
-                    service: c.service,
+                    source: c.sourceId,
+                    code: c.codeId,
                   })}
                 >
                   {formatCount(c.failures)}
                 </Link>
               </td>
-              <td>{formatPercent(c.failures ? c.retryableFailures / c.failures : 0, 0)}</td>
-              <td className="nowrap">{formatTimeUtc(c.lastSeen)}</td>
+              <td className="num">{formatPercent(c.failures ? c.retryableFailures / c.failures : 0, 0)}</td>
+              <td className="nowrap" title={formatTimeUtc(c.lastSeen)}>
+                {formatTimeShort(c.lastSeen)}
+              </td>
               <td className="message">{c.exampleMessage}</td>
             </tr>
           ))}

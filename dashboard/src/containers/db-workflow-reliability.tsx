@@ -67,21 +67,21 @@ export async function DBWorkflowReliability({ params }: { params: DashboardParam
           <table>
             <thead>
               <tr>
-                <th>steps</th>
-                <th>workflows</th>
-                <th>succeeded</th>
-                <th>measured</th>
-                <th>predicted</th>
+                <th className="num">steps</th>
+                <th className="num">workflows</th>
+                <th className="num">succeeded</th>
+                <th className="num">measured</th>
+                <th className="num">predicted</th>
               </tr>
             </thead>
             <tbody>
               {bySteps.map((b, i) => (
                 <tr key={b.steps}>
-                  <td>{b.steps}</td>
-                  <td>{formatCount(b.workflows)}</td>
-                  <td>{formatCount(b.succeeded)}</td>
-                  <td>{points[i]?.measured.toFixed(1)}%</td>
-                  <td>{points[i]?.predicted.toFixed(1)}%</td>
+                  <td className="num">{b.steps}</td>
+                  <td className="num">{formatCount(b.workflows)}</td>
+                  <td className="num">{formatCount(b.succeeded)}</td>
+                  <td className="num">{points[i]?.measured.toFixed(1)}%</td>
+                  <td className="num">{points[i]?.predicted.toFixed(1)}%</td>
                 </tr>
               ))}
             </tbody>

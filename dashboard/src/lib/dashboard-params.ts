@@ -33,7 +33,7 @@ export interface DashboardParams {
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
-function single(sp: SearchParams, key: string): string | undefined {
+export function single(sp: SearchParams, key: string): string | undefined {
   const value = sp[key];
   return Array.isArray(value) ? value[0] : value;
 }
@@ -51,15 +51,15 @@ function parseName(sp: SearchParams, key: string): string {
 }
 
 /**
- * A dependency name has spaces, braces and the like (`postgresql shop`, `api.example.com /users/{id}`):
- * any printable text the store can hold (faultline_dependency cuts at 200 characters). It only ever
- * travels as a typed query parameter.
+ * A dependency name or a failure code has spaces, braces and the like (`postgresql shop`,
+ * `api.example.com /users/{id}`): any printable text the store can hold (faultline_dependency cuts
+ * at 200 characters). It only ever travels as a typed query parameter.
  */
-function parseDependency(sp: SearchParams): string {
-  const value = single(sp, 'dependency') ?? '';
+export function parsePrintable(sp: SearchParams, key: string, what: string): string {
+  const value = single(sp, key) ?? '';
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if ([...value].length > 200 || /[\u0000-\u001f\u007f]/.test(value)) {
-    throw new RangeError(`"dependency" must be a dependency name of at most 200 printable characters.`);
+    throw new RangeError(`"${key}" must be ${what} of at most 200 printable characters.`);
   }
   return value;
 }
@@ -94,7 +94,7 @@ export function parseDashboardParams(sp: SearchParams, nowMs: number = Date.now(
     service: parseName(sp, 'service'),
     source: parseName(sp, 'source'),
     class: parseClass(sp),
-    dependency: parseDependency(sp),
+    dependency: parsePrintable(sp, 'dependency', 'a dependency name'),
     slo: slo === undefined ? defaults.slo : parseSlo(slo, 'slo'),
     periodDays: period === undefined ? defaults.periodDays : parsePeriodDays(period, 'period'),
     sli: sli === undefined ? defaults.sli : parseSli(sli, 'sli'),

@@ -17,3 +17,8 @@ export function formatDurationNs(ns: number): string {
 export function formatTimeUtc(unixS: number): string {
   return `${new Date(unixS * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
+
+/** "12-05 05:11:40": month, day and time, UTC, for a table column whose header says UTC. */
+export function formatTimeShort(unixS: number): string {
+  return new Date(unixS * 1000).toISOString().slice(5, 19).replace('T', ' ');
+}

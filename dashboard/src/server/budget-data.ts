@@ -21,15 +21,28 @@ function requestParams(p: DashboardParams) {
   return { ...params, ...burnWindowParams() };
 }
 
+/**
+ * Each service's logical outbound calls with these budget_calls parameters, as the budget counts
+ * them: the stored spans' count and the preload's exact count for the minutes it counted.
+ */
+export async function serviceCallCounts(params: Record<string, unknown>): Promise<BudgetInput[]> {
+  const [calls, exact] = await Promise.all([
+    panelQuery('budget_calls', params),
+    panelQuery('budget_exact_calls', params),
+  ]);
+  return callBudgetInputs(calls, [], exact);
+}
+
 async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
   // The burn windows from their one home (budget-settings.ts): one count per window.
   const params = callParams(p);
   const { class: cls, dependency } = failureQueryParams(p);
-  const [calls, failures] = await Promise.all([
+  const [calls, failures, exact] = await Promise.all([
     panelQuery('budget_calls', params),
     panelQuery('budget_failures', { ...params, class: cls, dependency }),
+    panelQuery('budget_exact_calls', params),
   ]);
-  return callBudgetInputs(calls, failures);
+  return callBudgetInputs(calls, failures, exact);
 }
 
 /** The entry service's requests: each workflow's root server span, failed ones by first-hand cause. */
@@ -92,10 +105,13 @@ export async function loadBudgetTrust(p: DashboardParams): Promise<BudgetTrust> 
   const byService = new Map<string, CountTrust>();
   if (budgetSli(p) === 'calls') {
     const variance = new Map(coverage.map((r) => [String(r.service), num(r.variance)]));
-    for (const r of await panelQuery('budget_calls', params)) {
-      const service = String(r.service);
-      byService.set(service, countTrust(num(r.range_calls), num(r.exact_calls), variance.get(service) ?? 0));
-    }
+    const exact = await panelQuery('budget_exact_calls', params);
+    const exactOf = new Map(exact.map((r) => [String(r.service), num(r.range_calls)]));
+    for (const input of await serviceCallCounts(params))
+      byService.set(
+        input.service,
+        countTrust(input.total.range, exactOf.get(input.service) ?? 0, variance.get(input.service) ?? 0),
+      );
   } else {
     const [rows, exact] = await Promise.all([
       panelQuery('budget_requests', requestParams(p)),

@@ -1,16 +1,14 @@
-import {
-  type BudgetInput,
-  burnWindowParams,
-  callBudgetInputs,
-  edgeBudgetShare,
-} from '@faultline/collector/budget';
+import { type BudgetInput, burnWindowParams, edgeBudgetShare } from '@faultline/collector/budget';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
+import { serviceCallCounts } from './budget-data';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export interface EdgeCode {
   class: string;
+  /** Shown text; `codeId` is the exact value, for links. */
   code: string;
+  codeId: string;
   failures: number;
 }
 
@@ -51,17 +49,13 @@ function topCodes(value: unknown): EdgeCode[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter((t): t is unknown[] => Array.isArray(t))
-    .map(([cls, code, n]) => ({ class: str(cls), code: str(code), failures: num(n) }));
+    .map(([cls, code, n]) => ({ class: str(cls), code: str(code), codeId: idStr(code), failures: num(n) }));
 }
 
 /** Each service's eligible calls (calls_1m, every source): the denominator of an edge's budget share. */
 async function serviceCallInputs(p: DashboardParams): Promise<Map<string, BudgetInput>> {
-  const rows = await panelQuery('budget_calls', {
-    ...budgetQueryParams(p),
-    ...burnWindowParams(),
-    source: '',
-  });
-  return new Map(callBudgetInputs(rows, []).map((i) => [i.service, i]));
+  const inputs = await serviceCallCounts({ ...budgetQueryParams(p), ...burnWindowParams(), source: '' });
+  return new Map(inputs.map((i) => [i.service, i]));
 }
 
 /**

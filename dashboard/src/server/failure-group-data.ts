@@ -1,8 +1,8 @@
 import { type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
+import { type FailureFilters, failureFilterQueryParams, NO_FAILURE_FILTERS } from '../lib/failure-selection';
+import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export const FAILURE_GROUP_STATES = ['new', 'regressed', 'ongoing'] as const;
-
-import { idStr, num, panelQuery, str } from './run-panel-query';
 
 /** How far back a group's first occurrence is looked for (failure_groups.sql's lookback_from). */
 export const FAILURE_GROUP_LOOKBACK_DAYS = 7;
@@ -31,38 +31,47 @@ export interface FailureGroup {
   lastSeenBefore: number;
   state: FailureGroupState;
   versions: string[];
+  /** The group's newest failure: its request (correlation id, else trace id) and its span. */
   exampleCorrelationId: string;
   exampleTraceId: string;
+  exampleSpanId: string;
 }
+
+/** The most groups the page lists (failure_groups.sql's limit): a total over more says so. */
+export const FAILURE_GROUP_LIMIT = 500;
 
 /**
  * failure_groups.sql's parameters beyond the time, service and source filters: the class and
- * dependency filters, the previous range's start and the lookback's.
+ * dependency filters, the Failures page's own (code, none, outbound, counted), the previous range's
+ * start and the lookback's.
  */
-export function failureGroupExtraParams(p: DashboardParams): {
-  class: string;
-  dependency: string;
-  prev_from: number;
-  lookback_from: number;
-} {
+export function failureGroupExtraParams(
+  p: DashboardParams,
+  f: FailureFilters = NO_FAILURE_FILTERS,
+): Record<string, string | number | string[]> {
   const { fromS, toS } = p.range;
   return {
     class: p.class,
     dependency: p.dependency,
+    ...failureFilterQueryParams(p, f),
     prev_from: fromS - (toS - fromS),
     lookback_from: fromS - FAILURE_GROUP_LOOKBACK_DAYS * 86_400,
+    limit: FAILURE_GROUP_LIMIT,
   };
 }
 
 /** (service, dependency, class, code) groups of the range, newest and growing first (failure_groups.sql). */
-export async function loadFailureGroups(p: DashboardParams): Promise<FailureGroup[]> {
+export async function loadFailureGroups(
+  p: DashboardParams,
+  f: FailureFilters = NO_FAILURE_FILTERS,
+): Promise<FailureGroup[]> {
   const { from, to, service, source } = filterQueryParams(p);
   const rows = await panelQuery('failure_groups', {
     from,
     to,
     service,
     source,
-    ...failureGroupExtraParams(p),
+    ...failureGroupExtraParams(p, f),
   });
   return rows.map((r) => {
     const state = idStr(r.state);
@@ -85,6 +94,7 @@ export async function loadFailureGroups(p: DashboardParams): Promise<FailureGrou
       versions: Array.isArray(r.versions) ? r.versions.map(str) : [],
       exampleCorrelationId: idStr(r.example_correlation_id),
       exampleTraceId: idStr(r.example_trace_id),
+      exampleSpanId: idStr(r.example_span_id),
     };
   });
 }

@@ -1,5 +1,6 @@
 import { burnWindowParams, type MatrixInputRow } from '@faultline/collector/budget';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
+import { serviceCallCounts } from './budget-data';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export interface MatrixCell extends MatrixInputRow {
@@ -68,8 +69,11 @@ export interface TopCode {
   dependencyId: string;
   span: string;
   class: string;
+  /** Shown text; `sourceId` and `codeId` are the exact values, for links. */
   source: string;
+  sourceId: string;
   code: string;
+  codeId: string;
   failures: number;
   retryableFailures: number;
   lastSeen: number;
@@ -88,7 +92,9 @@ export async function loadTopCodes(p: DashboardParams): Promise<TopCode[]> {
     span: str(r.span),
     class: str(r.class),
     source: str(r.source),
+    sourceId: idStr(r.source),
     code: str(r.code),
+    codeId: idStr(r.code),
     failures: num(r.failures),
     retryableFailures: num(r.retryable_failures),
     lastSeen: num(r.last_seen),
@@ -122,6 +128,6 @@ export async function loadCallTotals(p: DashboardParams): Promise<CallTotals> {
     const rows = await panelQuery('dependencies', { ...failureQueryParams(p), class: '', per_edge: 1 });
     return { calls: rows.reduce((s, r) => s + num(r.calls), 0) };
   }
-  const rows = await panelQuery('budget_calls', { ...budgetQueryParams(p), ...burnWindowParams() });
-  return { calls: rows.reduce((s, r) => s + num(r.range_calls), 0) };
+  const inputs = await serviceCallCounts({ ...budgetQueryParams(p), ...burnWindowParams() });
+  return { calls: inputs.reduce((s, i) => s + i.total.range, 0) };
 }

@@ -7,10 +7,10 @@ import type { DashboardParams } from '../lib/dashboard-params';
 export function sqlConsoleHref(
   name: string,
   p: DashboardParams,
-  extra: Record<string, string | number> = {},
+  extra: Record<string, string | number | string[]> = {},
 ): string {
   const q = new URLSearchParams({ query: name });
-  const values: Record<string, string | number> = {
+  const values: Record<string, string | number | string[]> = {
     // Unix seconds: parsed the same by the store's checker and ClickHouse in any time zone.
     from: p.range.fromS,
     to: p.range.toS,
@@ -18,6 +18,8 @@ export function sqlConsoleHref(
     source: p.source,
     ...extra,
   };
-  for (const [k, v] of Object.entries(values)) q.set(`p.${k}`, String(v));
+  // An array travels as JSON, as the console's text box reads it back.
+  for (const [k, v] of Object.entries(values))
+    q.set(`p.${k}`, Array.isArray(v) ? JSON.stringify(v) : String(v));
   return `/sql?${q.toString()}`;
 }

@@ -100,6 +100,12 @@ describe('failure_groups: first seen from first-hand failures only', () => {
         source: '',
         class: '',
         dependency: '',
+        code: '',
+        none: [],
+        outbound: 0,
+        counted: '',
+        left_out: [],
+        limit: 500,
       },
     );
     const checkout = rows.filter((r) => r.service === 'checkout' && r.code === '503');
