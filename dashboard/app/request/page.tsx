@@ -1,7 +1,12 @@
 import { ParamError } from '../../src/components/param-error';
 import { SpanTree } from '../../src/components/span-tree';
 import type { SearchParams } from '../../src/lib/dashboard-params';
-import { loadRequestSpans, REQUEST_ID_RE, REQUEST_MAX_SPANS } from '../../src/server/request-data';
+import {
+  loadMissingCallees,
+  loadRequestSpans,
+  REQUEST_ID_RE,
+  REQUEST_MAX_SPANS,
+} from '../../src/server/request-data';
 import { loadSpanPanel, type SpanPanelData } from '../../src/server/span-panel-data';
 
 export const dynamic = 'force-dynamic';
@@ -25,6 +30,7 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
     );
   } else if (id !== '') {
     const spans = await loadRequestSpans(id);
+    const missingCallees = await loadMissingCallees(spans.slice(0, REQUEST_MAX_SPANS));
     // Only a span the tree shows can be selected, so the panel never reads outside this request.
     const target = spanId ? spans.slice(0, REQUEST_MAX_SPANS).find((s) => s.spanId === spanId) : undefined;
     let selected: { spanId: string; data: SpanPanelData | null } | undefined;
@@ -40,7 +46,7 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
           request ends; ids are case-sensitive.
         </p>
       ) : (
-        <SpanTree spans={spans} requestId={id} selected={selected} />
+        <SpanTree spans={spans} requestId={id} selected={selected} missingCallees={missingCallees} />
       );
   }
   return (

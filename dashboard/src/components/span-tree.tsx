@@ -1,11 +1,12 @@
 import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { type CriticalSection, criticalPath } from '../lib/critical-path';
+import { dependencyEndpoint } from '../lib/dependency-endpoint';
 import { classStyle } from '../lib/failure-classes';
-import { formatDurationNs } from '../lib/format';
+import { formatDurationNs, formatPercent } from '../lib/format';
 import { requestHref } from '../lib/request-href';
 import { buildSpanTree, type SpanTreeNode } from '../lib/span-tree';
-import { REQUEST_MAX_SPANS, type RequestSpan } from '../server/request-data';
+import { type MissingCallee, REQUEST_MAX_SPANS, type RequestSpan } from '../server/request-data';
 import type { SpanPanelData } from '../server/span-panel-data';
 import { SpanEnvelope } from './span-envelope';
 import { SpanPanel } from './span-panel';
@@ -25,6 +26,8 @@ interface Axis {
   selectedSpanId: string | undefined;
   /** The critical path's sections by span id: a span with an entry is on the path. */
   critical: Map<string, CriticalSection[]>;
+  /** Calls no callee span answered, by the service that answers at their endpoint (request-data). */
+  missingCallees: Map<string, MissingCallee>;
 }
 
 /** Selecting a span is a link: it survives a reload and can be shared. */
@@ -86,7 +89,7 @@ function CopyIcon() {
  * Who a call reached: the service of the SERVER spans under it in the same trace (the callee
  * reported itself), else what the caller's span says it called (its dependency), muted.
  */
-function Peer({ node }: { node: Node }) {
+function Peer({ node, axis }: { node: Node; axis: Axis }) {
   const s = node.span;
   if (s.kind !== 'Client' && s.kind !== 'Producer') return null;
   const callees = [
@@ -107,6 +110,31 @@ function Peer({ node }: { node: Node }) {
     );
   }
   if (s.dependency === '') return null;
+  const missing = axis.missingCallees.get(dependencyEndpoint(s.dependencyKey));
+  if (missing) {
+    const sampled =
+      missing.unsampled > 0
+        ? `; ${missing.callee} keeps about ${formatPercent(1 - missing.unsampled)} of its traces, so its span was likely sampled out`
+        : '';
+    const blame = s.firstHand
+      ? ` The failure is counted first-hand on this call: whether it was ${missing.callee}'s own cannot be seen without that span.`
+      : '';
+    return (
+      <span
+        className="span-peer muted"
+        title={`${missing.callee} answers at ${s.dependency} but sent no span for this call${sampled}.${blame}`}
+        data-testid="span-peer"
+        data-peer-source="missing-callee"
+      >
+        {' '}
+        → {missing.callee}{' '}
+        <span className="missing-callee" data-testid="missing-callee">
+          {missing.unsampled > 0 ? '(no span: sampled out?)' : '(no span)'}
+          {s.firstHand ? ' · first-hand rests on it' : ''}
+        </span>
+      </span>
+    );
+  }
   return (
     <span
       className="span-peer muted"
@@ -183,7 +211,7 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
             >
               {s.call}
             </Link>
-            <Peer node={node} />
+            <Peer node={node} axis={axis} />
             {/* Not part of the item's name: assistive technology copies with c on the item. */}
             <button
               type="button"
@@ -272,9 +300,12 @@ export function SpanTree({
   spans: all,
   requestId,
   selected,
+  missingCallees = new Map(),
 }: {
   spans: RequestSpan[];
   requestId: string;
+  /** loadMissingCallees: a call's missing callee span, said where the call is shown. */
+  missingCallees?: Map<string, MissingCallee>;
   /** The span named by `&span=`, with its heavy columns when it is among the spans shown. */
   selected?: { spanId: string; data: SpanPanelData | null };
 }) {
@@ -295,6 +326,7 @@ export function SpanTree({
     requestId,
     selectedSpanId: selected?.spanId,
     critical,
+    missingCallees,
   };
   const roots = buildSpanTree(spans);
   const nodes = flatten(roots);

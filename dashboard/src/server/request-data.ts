@@ -1,3 +1,4 @@
+import { dependencyEndpoint } from '../lib/dependency-endpoint';
 import { shownText } from '../lib/shown-value';
 import { CALL_NAME_CHARS, type CallFields, callName, spanKindName } from '../lib/span-call-name';
 import { idStr, num, panelQuery, str } from './run-panel-query';
@@ -17,6 +18,8 @@ export interface RequestSpan {
   call: string;
   /** What the call calls as the rollups name it (faultline_call_dependency), shown text; '' for none. */
   dependency: string;
+  /** The same, exact: for lookups by it (request_callees). */
+  dependencyKey: string;
   traceId: string;
   spanId: string;
   parentSpanId: string;
@@ -86,6 +89,7 @@ export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
       kind: str(kind),
       call: shownCall(callName(kind, idStr(r.span), fields)),
       dependency: shownCall(fields.dependency ?? ''),
+      dependencyKey: fields.dependency ?? '',
       traceId: idStr(r.trace_id),
       spanId: idStr(r.span_id),
       parentSpanId: idStr(r.parent_span_id),
@@ -126,4 +130,50 @@ export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
     for (const s of spans) s.firstHand = s.failed && firstHand.has(`${s.traceId}/${s.spanId}`);
   }
   return spans;
+}
+
+/** A service known to answer where a call of the request went, though no span of it is under the call. */
+export interface MissingCallee {
+  /** Shown text (visibleText). */
+  callee: string;
+  /** The share of the callee's traffic its own sampling dropped (0 when it keeps all). */
+  unsampled: number;
+}
+
+/** Calls looked up per request at most: a page stays bounded whatever one request holds. */
+const MAX_LOOKUPS = 100;
+
+/**
+ * The outbound calls of the request that no SERVER span answered, by the service that answers at
+ * their endpoint (request_callees): where one does, the call's callee span is missing (sampled out,
+ * or lost), and a failure counted first-hand on the call may be that callee's own.
+ */
+export async function loadMissingCallees(spans: RequestSpan[]): Promise<Map<string, MissingCallee>> {
+  const answered = new Set(spans.filter((s) => s.kind === 'Server').map((s) => s.parentSpanId));
+  const endpoints = [
+    ...new Set(
+      spans
+        .filter((s) => (s.kind === 'Client' || s.kind === 'Producer') && !answered.has(s.spanId))
+        .map((s) => dependencyEndpoint(s.dependencyKey))
+        .filter((e) => e !== ''),
+    ),
+  ].slice(0, MAX_LOOKUPS);
+  if (endpoints.length === 0) return new Map();
+  // The hour around the request: service_endpoints is kept per hour.
+  const from = Math.floor(Math.min(...spans.map((s) => s.startNs)) / 1e9) - 3600;
+  const to = Math.ceil(Math.max(...spans.map((s) => s.startNs + s.durationNs)) / 1e9) + 3600;
+  let rows: Record<string, unknown>[];
+  try {
+    rows = await panelQuery('request_callees', { from, to, endpoints });
+  } catch (err) {
+    // A note only: without it the tree still names each call by what its caller dialed.
+    console.error('faultline: missing callee lookup unavailable:', err);
+    return new Map();
+  }
+  return new Map(
+    rows.map((r) => [
+      idStr(r.endpoint),
+      { callee: shownCall(idStr(r.callee)), unsampled: num(r.callee_unsampled) },
+    ]),
+  );
 }
