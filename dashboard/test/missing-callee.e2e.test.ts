@@ -59,3 +59,25 @@ describe('a call whose callee span was sampled out', () => {
     }
   });
 });
+
+describe('an edge whose callee samples', () => {
+  it('says beside its first-hand failures how much of its traffic the callee keeps', async () => {
+    for (const width of [1280, 1440, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${app.dashboardUrl}/dependencies?range=1h`);
+      const edge = page.locator(
+        `tr[data-testid="dependency-edge"][data-service="shop"][data-dependency="127.0.0.1:${STOCK_PORT}"]`,
+      );
+      // Of shop's two failed calls to stock, the one stock's failed span answered is its echo; the
+      // other, whose stock span was dropped, counts first-hand here: 1, beside the note.
+      await expect(edge.getByTestId('edge-failures').textContent()).resolves.toBe('1');
+      await expect(edge.getByTestId('edge-unsampled-callee').textContent()).resolves.toBe(
+        'callee sampled 25.0%',
+      );
+      const vendor = page.locator(
+        `tr[data-testid="dependency-edge"][data-service="shop"][data-dependency="127.0.0.1:${VENDOR_PORT}"]`,
+      );
+      await expect(vendor.getByTestId('edge-unsampled-callee').count()).resolves.toBe(0);
+    }
+  });
+});

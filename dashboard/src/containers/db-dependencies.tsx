@@ -138,6 +138,15 @@ export async function DBDependencies({ params }: { params: DashboardParams }) {
                     ) : (
                       formatCount(e.failures)
                     )}
+                    {e.failures > 0 && e.calleeUnsampled > 0 ? (
+                      <span
+                        className="stacked muted"
+                        data-testid="edge-unsampled-callee"
+                        title={`${e.callee || e.dependency} samples out about ${formatPercent(e.calleeUnsampled)} of its traces: a failed call whose callee span was dropped cannot be seen as its echo, so some of these first-hand failures may be the callee's own`}
+                      >
+                        callee sampled {formatPercent(1 - e.calleeUnsampled)}
+                      </span>
+                    ) : null}
                   </td>
                   <td>
                     {FAILURE_CLASSES.filter((c) => e.byClass[c]).map((c) => (

@@ -25,6 +25,12 @@ export interface DependencyEdge {
    */
   callee: string;
   calleeId: string;
+  /**
+   * The share of the callee's traffic at this endpoint that its own sampling dropped (0 when it
+   * keeps all, or none is known): that share of the edge's calls had no callee span to show an echo,
+   * so some of its first-hand failures may be the callee's own.
+   */
+  calleeUnsampled: number;
   calls: number;
   retries: number;
   misrouted: number;
@@ -91,6 +97,7 @@ export async function loadDependencies(p: DashboardParams): Promise<DependencyEd
       dependencyId,
       callee: str(calleeId),
       calleeId,
+      calleeUnsampled: idStr(r.callee) === '' ? 0 : num(r.callee_unsampled),
       calls: num(r.calls),
       retries: num(r.retries),
       misrouted: num(r.misrouted),
