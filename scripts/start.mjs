@@ -164,9 +164,8 @@ function explain(what, err) {
 }
 
 const { openStore } = await import('@faultline/sql');
-const { startCollector, createAlertEvaluator, resolveAlertConfig, startAlertsServer } = await import(
-  '@faultline/collector'
-);
+const { startCollector, createAlertEvaluator, createAlertsApi, resolveAlertConfig, startAlertsServer } =
+  await import('@faultline/collector');
 let alertConfig;
 if (runAlerts) {
   try {
@@ -190,6 +189,8 @@ if (runCollector) {
     port: otlpPort,
     grpcPort,
     extraMetrics: () => alerts?.metrics() ?? '',
+    // Silences and the services' verdicts, beside OTLP when the alerts role runs here.
+    alertsApi: alerts ? createAlertsApi({ evaluator: alerts }) : undefined,
   }).catch((err) =>
     explain(
       `starting the OTLP receiver on port ${otlpPort} (--otlp-port / FAULTLINE_OTLP_PORT) and its gRPC port (--otlp-grpc-port / FAULTLINE_OTLP_GRPC_PORT)`,
@@ -241,6 +242,7 @@ if (alerts) {
   console.log(
     `faultline: alerts every ${alertConfig.intervalS}s${to.length ? ` to ${to.join(', ')}` : ' (no receiver set)'}`,
   );
+  if (collector) console.log(`faultline: alerts API ${collector.url}/api/alerts/silences`);
   if (!collector) {
     alertsServer = await startAlertsServer({
       evaluator: alerts,
@@ -255,6 +257,7 @@ if (alerts) {
       ),
     );
     console.log(`faultline: alerts ${alertsServer.url}/metrics`);
+    console.log(`faultline: alerts API ${alertsServer.url}/api/alerts/silences`);
   }
 }
 

@@ -11,6 +11,9 @@
 // every second until it stops falling (at most --settle-seconds), gc'd again and read; where the
 // memory sits (anonymous, glibc's heap, file-backed) is printed beside it. Last, every
 // acknowledged span is looked for in otel_traces. Prints every figure; asserts nothing.
+// Logs beside spans: after each round's ceiling, the same closed loop sends 512-record
+// ExportLogsServiceRequests (INFO lines, 10% failures with exception.* attributes, half of them in
+// a span's context) to /v1/logs, counted once inserted into otel_logs (the failures views included).
 //   The child runs with glibc's mmap threshold fixed as the image sets it (Dockerfile:
 //   MALLOC_MMAP_THRESHOLD_=131072), so large freed buffers go back to the system instead of staying
 //   in its heap; MALLOC_MMAP_THRESHOLD_=default measures glibc's own sliding threshold.
@@ -60,9 +63,11 @@ async function main() {
     process.exit(2);
   }
   const bodies = await makeBodies();
-  const { decodeTraces, BodyPool } = await import(DIST.href);
+  const logBodies = await makeLogBodies();
+  const { decodeTraces, decodeLogs, BodyPool } = await import(DIST.href);
   const { serializeRowsToBuffer } = await import('@faultline/sql');
   const receiveMicros = printDecodeSpeed(decodeTraces, serializeRowsToBuffer, new BodyPool(), bodies[0]);
+  printLogDecodeSpeed(decodeLogs, logBodies[0]);
   await printReflectionSpeed(bodies[0]);
 
   const dir = mkdtempSync(join(tmpdir(), 'faultline-ingest-bench-'));
@@ -84,6 +89,7 @@ async function main() {
   try {
     const { port } = await ask({ cmd: 'ready', ceilingRows });
     const url = `http://127.0.0.1:${port}/v1/traces`;
+    const logsUrl = `http://127.0.0.1:${port}/v1/logs`;
     const agent = new Agent({ keepAlive: true, maxSockets: 256 });
     console.log(`--- writer ${JSON.stringify(writerOptions)}, child pid ${child.pid} (--expose-gc)`);
     let ackedTotal = 0;
@@ -110,6 +116,29 @@ async function main() {
     const warm = await closedLoop(url, agent, bodies, concurrency, 3);
     ackedTotal += warm.ackedSpans;
     await ask({ cmd: 'waitInserted' });
+
+    // Logs beside spans: the same closed loop, records counted once inserted into otel_logs.
+    const logRates = [];
+    const logsRound = async (r) => {
+      const start = await ask({ cmd: 'stats' });
+      const load = await closedLoop(logsUrl, agent, logBodies, concurrency, seconds);
+      const catchUp = await ask({ cmd: 'waitLogsInserted' });
+      const end = await ask({ cmd: 'stats' });
+      const rate = load.ackedSpans / (load.seconds + catchUp.seconds);
+      const inserts = end.logs.insertLatency.count - start.logs.insertLatency.count;
+      logRates.push(rate);
+      line(
+        `logs sustained ${r}`,
+        `${fmt(rate)} records/s inserted (${load.ackedSpans} acknowledged in ${load.seconds.toFixed(1)} s + ${catchUp.seconds.toFixed(1)} s until all inserted), ${((end.cpuMicros - start.cpuMicros) / load.ackedSpans).toFixed(1)} µs CPU per record`,
+      );
+      line(
+        `  logs requests ${r}`,
+        `${JSON.stringify(load.statuses)}, latency p50 ${ms(pct(load.latencies, 50))} p99 ${ms(pct(load.latencies, 99))}; ${inserts} inserts of ${fmt((end.logs.inserted - start.logs.inserted) / Math.max(1, inserts))} records`,
+      );
+    };
+    const warmLogs = await closedLoop(logsUrl, agent, logBodies, concurrency, 2);
+    await ask({ cmd: 'waitLogsInserted' });
+    line('logs warm-up', `${warmLogs.ackedSpans} records acknowledged`);
 
     const ceilings = [await ceiling('0')];
     const sustained = [];
@@ -152,6 +181,7 @@ async function main() {
       );
       sustained.push({ rate, cpuPerSpan });
       ceilings.push(await ceiling(String(r)));
+      await logsRound(r);
     }
     const ratios = sustained.map(
       (s, i) => s.rate / ((ceilings[i].rowsPerSec + ceilings[i + 1].rowsPerSec) / 2),
@@ -170,6 +200,10 @@ async function main() {
     line(
       'median',
       `ceiling ${fmt(medCeiling)} rows/s (${ceilings.length}), sustained ${fmt(medSustained)} spans/s (${sustained.length}), ratio ${medRatio.toFixed(2)}x (spread ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), CPU ratio ${median(cpuRatios).toFixed(2)}x`,
+    );
+    line(
+      'median logs',
+      `${fmt(median(logRates))} records/s inserted (${logRates.length} rounds, spread ${fmt(Math.min(...logRates))}–${fmt(Math.max(...logRates))}) beside ${fmt(medSustained)} spans/s`,
     );
     // Were the collector bound by CPU (two cores, shared), sustained spends the ceiling's CPU per
     // row plus the receiver's decode and serialize, which the ceiling never does.
@@ -414,6 +448,16 @@ function printDecodeSpeed(decodeTraces, serializeRowsToBuffer, pool, body) {
   return 1e6 / perSec + 1e6 / serialized;
 }
 
+/** Prints the logs decoder's speed (protobuf to otel_logs rows, failures classified) in this thread. */
+function printLogDecodeSpeed(decodeLogs, body) {
+  const limits = { maxSpansPerRequest: 10_000, maxAttributeValueLength: 65_536, maxAnyValueDepth: 32 };
+  const perSec = perCpuSecond(() => decodeLogs(body, 'protobuf', limits)) * SPANS_PER_REQUEST;
+  line(
+    'decode only (logs protobuf)',
+    `${fmt(perSec)} records per CPU-second, into rows, failures classified (${(body.length / 1024).toFixed(0)} KiB per 512-record request)`,
+  );
+}
+
 /**
  * The alternative to the hand decoder: protobufjs reflection over the OTLP trace schema (field
  * numbers from opentelemetry-proto), decoding to message objects only — no mapping to rows yet.
@@ -653,6 +697,55 @@ async function makeBodies() {
   return bodies;
 }
 
+/**
+ * 16 distinct 512-record ExportLogsServiceRequests: INFO lines of an HTTP service, and every tenth
+ * a failure with exception.* attributes, half in a span's context (a span not sent here: the
+ * record waits in the join's memory), half with no span (a failure of its own in `failures`).
+ */
+async function makeLogBodies() {
+  const { ProtobufLogsSerializer } = await import('@opentelemetry/otlp-transformer');
+  const { LoggerProvider, InMemoryLogRecordExporter, SimpleLogRecordProcessor } = await import(
+    '@opentelemetry/sdk-logs'
+  );
+  const { resourceFromAttributes } = await import('@opentelemetry/resources');
+  const { context, trace, TraceFlags } = await import('@opentelemetry/api');
+  const bodies = [];
+  for (let b = 0; b < BODIES; b++) {
+    const memory = new InMemoryLogRecordExporter();
+    const provider = new LoggerProvider({
+      resource: resourceFromAttributes({ 'service.name': `checkout-${b % 4}`, 'host.name': `node-${b}` }),
+      processors: [new SimpleLogRecordProcessor({ exporter: memory })],
+    });
+    const logger = provider.getLogger('com.example.checkout', '1.4.2');
+    for (let i = 0; i < SPANS_PER_REQUEST; i++) {
+      const failed = i % 10 === 0;
+      const spanContext = {
+        traceId: `${b.toString(16).padStart(8, '0')}${i.toString(16).padStart(8, '0')}${'ab'.repeat(8)}`,
+        spanId: `${i.toString(16).padStart(8, '0')}cdcdcdcd`,
+        traceFlags: TraceFlags.SAMPLED,
+      };
+      const inSpan = !failed || i % 20 === 0;
+      logger.emit({
+        context: inSpan ? trace.setSpanContext(context.active(), spanContext) : undefined,
+        severityNumber: failed ? 17 : 9,
+        severityText: failed ? 'ERROR' : 'INFO',
+        body: failed ? 'charging the card failed' : `charged order ${b * 1000 + i}`,
+        attributes: failed
+          ? {
+              'exception.type': 'org.postgresql.util.PSQLException',
+              'exception.message': 'ERROR: deadlock detected\n  Detail: Process 4242 waits for ShareLock',
+              'exception.stacktrace':
+                'org.postgresql.util.PSQLException: ERROR: deadlock detected\n\tat org.postgresql.core.v3.QueryExecutorImpl.receiveErrorResponse(QueryExecutorImpl.java:2713)',
+              'code.function': 'charge',
+            }
+          : { 'order.id': b * 1000 + i, 'http.route': '/v1/charges' },
+      });
+    }
+    bodies.push(Buffer.from(ProtobufLogsSerializer.serializeRequest(memory.getFinishedLogRecords())));
+  }
+  return bodies;
+}
+
 // ───────────────────────────── collector (child) ─────────────────────────────
 
 async function runCollectorChild(dir, writerOptionsJson) {
@@ -698,10 +791,19 @@ async function runCollectorChild(dir, writerOptionsJson) {
         reply({});
       } else if (m.cmd === 'stats') {
         const { user, system } = process.cpuUsage();
-        reply({ peakRss, writer: collector.writer.stats(), cpuMicros: user + system });
+        reply({
+          peakRss,
+          writer: collector.writer.stats(),
+          logs: collector.logWriter.stats(),
+          cpuMicros: user + system,
+        });
       } else if (m.cmd === 'waitInserted') {
         const started = performance.now();
         while (collector.writer.stats().queueDepth > 0) await new Promise((r) => setTimeout(r, 10));
+        reply({ seconds: (performance.now() - started) / 1000 });
+      } else if (m.cmd === 'waitLogsInserted') {
+        const started = performance.now();
+        while (collector.logWriter.stats().queueDepth > 0) await new Promise((r) => setTimeout(r, 10));
         reply({ seconds: (performance.now() - started) / 1000 });
       } else if (m.cmd === 'events') {
         const rs = await store.client.query({

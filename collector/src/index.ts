@@ -1,6 +1,6 @@
-// @faultline/collector: OTLP in (HTTP and gRPC), the write-ahead writer, alerts, budget rules and
-// the operator CLI. Everything about ClickHouse (store, migrations, console, cluster DDL) is
-// @faultline/sql, which callers import directly.
+// @faultline/collector: OTLP in (HTTP and gRPC: traces, metrics, logs), the write-ahead writer,
+// alerts, budget rules and the operator CLI. Everything about ClickHouse (store, migrations,
+// console, cluster DDL) is @faultline/sql, which callers import directly.
 export * from './alerts/index.js';
 export * from './budget/index.js';
 export { waitForInserted } from './client/wait-for-inserted.js';
@@ -14,6 +14,11 @@ export {
   resolveReceiverConfig,
 } from './config/receiver-config.js';
 export * from './doctor/index.js';
+export { decodeLogs } from './logs-ingest/decode-logs.js';
+export { type LogRow, OTEL_LOGS_TABLE } from './logs-ingest/log-row.js';
+export { createLogWriter, type LogWriter } from './logs-ingest/log-writer.js';
+export type { LogsDecodeResult } from './logs-ingest/logs-decode-context.js';
+export { SpanLogJoin, type SpanLogJoinOptions } from './logs-ingest/span-log-join.js';
 export { CALL_COUNTS_TABLE, type CallCountRow } from './metrics-ingest/call-count-row.js';
 export { type CountWriter, createCountWriter } from './metrics-ingest/count-writer.js';
 export { decodeMetrics } from './metrics-ingest/decode-metrics.js';

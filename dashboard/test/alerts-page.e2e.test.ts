@@ -62,6 +62,9 @@ beforeAll(async () => {
       FAULTLINE_ALERT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook/T0SECRET?token=s3cr3t`,
       FAULTLINE_ALERT_RULES: join(rulesDir, 'rules.yaml'),
       FAULTLINE_ALERTMANAGER_URL: am.url,
+      // The page is the subject here, not the evidence threshold (collector/test/alerts/
+      // thin-evidence.test.ts): 12 calls are judged, as a service with traffic would be.
+      FAULTLINE_ALERT_MIN_EVENTS: '1',
     },
   });
   await sendFailedCalls(

@@ -37,12 +37,19 @@ export { classifyError } from './error/classify-error.js';
 export { classifyHttpResponse } from './http/classify-http-response.js';
 export { normalizeHeaders, parseRetryAfter } from './http/headers.js';
 export type { HttpClassifyContext } from './http/http-classify-context.js';
+export * as agentRules from './policy/agent-rules.js';
 export {
   type AttemptInfo,
   currentAttempt,
   currentAttemptInfo,
   runInAttempt,
 } from './policy/attempt-context.js';
+export type {
+  ActionVerdict,
+  FollowingCalls,
+  NextAction,
+  ToolHelperKind,
+} from './policy/next-action.js';
 export {
   backoffDelayMs,
   RETRY_DEFAULTS,
@@ -57,6 +64,13 @@ export { isSecretKey, REDACTED, redactText } from './redact/index.js';
 export { envelopeOfFailedSpan } from './span-fields/envelope-of-failed-span.js';
 export { grpcStatusOf, headerValue } from './span-fields/semconv-reads.js';
 export type { FailedSpanFields } from './span-fields/span-error.js';
+export { envelopeOfToolResult } from './span-fields/tool-result-of-span.js';
+export { classifyToolError } from './tool/classify-tool-error.js';
+export { classifyToolResult } from './tool/classify-tool-result.js';
+export { guardMcpClient } from './tool/guard-mcp-client.js';
+export type { RefusedCall, ToolFailure } from './tool/guard-result.js';
+export { type GuardOptions, guardTools } from './tool/guard-tools.js';
+export { ToolCallMemory } from './tool/tool-call-memory.js';
 export type {
   ClassifyContext,
   Envelope,

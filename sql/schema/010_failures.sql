@@ -63,6 +63,15 @@ ALTER TABLE failures
 -- sums it. Rows written before it existed are recomputed by the rebuild of this table (the views
 -- below changed), so no row keeps a default that was never decided.
 ALTER TABLE failures ADD COLUMN IF NOT EXISTS weight Float64 DEFAULT 1 AFTER dependency;
+-- The agent tool call a failure belongs to (faultline_tool_name, _agent_name, _model_name, 007):
+-- the tool call's own row names them, and a failure inside a tool (its HTTP request, its query)
+-- names its tool through faultline.tool, so a failure is found by tool whether it is the
+-- first-hand one or the tool's echo of it. '' when none. Rows written before they existed are
+-- recomputed by the rebuild of this table (the views below changed).
+ALTER TABLE failures
+    ADD COLUMN IF NOT EXISTS tool LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER weight,
+    ADD COLUMN IF NOT EXISTS agent LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER tool,
+    ADD COLUMN IF NOT EXISTS model LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER agent;
 
 -- Attribute values arrive stringified: booleans as 'true'/'false', numbers in decimal.
 -- retry_after stays NULL unless it parses to a finite number; attempt defaults to 1.
@@ -100,6 +109,9 @@ SELECT
     faultline_propagated(SpanAttributes) AS propagated,
     faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency,
     faultline_span_weight(TraceState, SpanAttributes) AS weight,
+    faultline_tool_name(SpanAttributes) AS tool,
+    faultline_agent_name(SpanAttributes) AS agent,
+    faultline_model_name(SpanAttributes) AS model,
     SpanAttributes['faultline.caller_span_id'] AS caller_span_id
 FROM otel_traces
 WHERE SpanAttributes['faultline.class'] != ''
@@ -135,6 +147,9 @@ SELECT
     false AS propagated,
     faultline_call_dependency(otel_traces.SpanKind, SpanAttributes) AS dependency,
     faultline_span_weight(TraceState, SpanAttributes) AS weight,
+    faultline_tool_name(SpanAttributes) AS tool,
+    faultline_agent_name(SpanAttributes) AS agent,
+    faultline_model_name(SpanAttributes) AS model,
     SpanAttributes['faultline.caller_span_id'] AS caller_span_id
 FROM otel_traces
 ARRAY JOIN range(1, toUInt32(faultline_sdk_attempts(SpanAttributes))) AS prior_attempt

@@ -1,7 +1,8 @@
 import { budgetDefaults, type CallerFaultMode, type Sli } from '../budget/index.js';
 import { DEFAULT_ALERT_RULES, readAlertRulesFile } from './alert-rules-file.js';
-import type { BurnRule } from './burn-rules.js';
+import { type BurnRule, DEFAULT_MIN_EVENTS, MAX_MIN_EVENTS } from './burn-rules.js';
 import type { ClassRule } from './class-rules.js';
+import { DEFAULT_STALE_AFTER_S } from './staleness.js';
 
 export const DEFAULT_ALERT_INTERVAL_S = 60;
 
@@ -31,6 +32,13 @@ export interface AlertConfig {
   sli: Sli;
   /** Where the dashboard is reached, for the links in alerts. */
   dashboardUrl: string;
+  /**
+   * FAULTLINE_ALERT_MIN_EVENTS: events (calls or requests, per the SLI) each window of a burn-rate
+   * rule must hold before the rule may fire; a rule of the rules file may set its own (min_events).
+   */
+  minEvents: number;
+  /** FAULTLINE_ALERT_STALE_AFTER_S: seconds without data after which a service's alerts are stale. */
+  staleAfterS: number;
 }
 
 function httpUrl(name: string, raw: string | undefined): string | null {
@@ -52,6 +60,30 @@ export function parseAlertInterval(raw: string | undefined): number {
   if (!/^\d+$/.test(raw.trim()) || n < 1 || n > 86_400)
     throw new RangeError(
       `FAULTLINE_ALERT_INTERVAL_S=${raw} is not an evaluation interval: give a whole number of seconds from 1 to 86400 (default 60).`,
+    );
+  return n;
+}
+
+export function parseMinEvents(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_MIN_EVENTS;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || n > MAX_MIN_EVENTS)
+    throw new RangeError(
+      `FAULTLINE_ALERT_MIN_EVENTS=${raw} is not an event count: give a whole number of calls (or requests) from 1 to ${MAX_MIN_EVENTS} that a burn window must hold before it is judged (default ${DEFAULT_MIN_EVENTS}; 1 judges any window with traffic).`,
+    );
+  return n;
+}
+
+/** Bounds of FAULTLINE_ALERT_STALE_AFTER_S: last_seen is known to the minute, and 3 d is the longest window. */
+export const STALE_AFTER_RANGE_S = { min: 120, max: 259_200 } as const;
+
+export function parseStaleAfter(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_STALE_AFTER_S;
+  const n = Number(raw);
+  const { min, max } = STALE_AFTER_RANGE_S;
+  if (!/^\d+$/.test(raw.trim()) || n < min || n > max)
+    throw new RangeError(
+      `FAULTLINE_ALERT_STALE_AFTER_S=${raw} is not a staleness delay: give a whole number of seconds from ${min} (data is counted per minute) to ${max} (the longest burn window, 3 d) after which a service that sent nothing has its alerts marked stale (default ${DEFAULT_STALE_AFTER_S}).`,
     );
   return n;
 }
@@ -107,6 +139,8 @@ export function resolveAlertConfig(
     dashboardUrl:
       httpUrl('FAULTLINE_DASHBOARD_PUBLIC_URL', env.FAULTLINE_DASHBOARD_PUBLIC_URL) ??
       `http://127.0.0.1:${port}`,
+    minEvents: parseMinEvents(env.FAULTLINE_ALERT_MIN_EVENTS),
+    staleAfterS: parseStaleAfter(env.FAULTLINE_ALERT_STALE_AFTER_S),
     ...overrides,
   };
 }

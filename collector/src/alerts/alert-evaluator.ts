@@ -1,21 +1,17 @@
 import type { Store } from '@faultline/sql';
 import { insertBatch } from '@faultline/sql';
 import type { Registry } from 'prom-client';
-import {
-  BURN_WINDOWS,
-  type BudgetInput,
-  burnWindowParams,
-  callBudgetInputs,
-  computeBudget,
-  requestBudgetInputs,
-} from '../budget/index.js';
 import type { AlertConfig } from './alert-config.js';
 import { type AlertDelivery, createAlertDelivery } from './alert-delivery.js';
 import { alertMetrics, type EvaluationStats } from './alert-metrics.js';
 import type { AlertBreakdown, AlertNotice, DeliveryOutcome } from './alert-types.js';
 import { evaluateClassRules, labelsFromKey } from './class-rules.js';
-import { type BurnFinding, judgeBurn, windowSeconds } from './judge-burn.js';
+import { type BurnFinding, windowSeconds } from './judge-burn.js';
 import { createOutboundCounters } from './outbound-counters.js';
+import { judgeServices, type ServiceVerdict } from './service-verdicts.js';
+import { createSilenceBook, type Silence, type SilenceBook } from './silence-book.js';
+import { createSilenceGate } from './silence-gate.js';
+import { staleReason } from './staleness.js';
 
 type Row = Record<string, unknown>;
 
@@ -32,7 +28,7 @@ export interface AlertEvaluatorOptions {
 }
 
 interface StoredState {
-  state: 'firing' | 'resolved';
+  state: 'firing' | 'resolved' | 'stale';
   alertname: string;
   service: string;
   severity: string;
@@ -55,10 +51,14 @@ export interface AlertEvaluator {
   readonly registry: Registry;
   /** For /healthz: how the evaluations have gone and how many alerts fire. */
   health(): EvaluationStats & { firing: number };
+  /**
+   * Every service as the last evaluation judged it (each burn window judged or "not enough traffic
+   * to judge", each rule, staleness and last data), and when; null before the first evaluation.
+   */
+  services(): { atMs: number; services: ServiceVerdict[] } | null;
+  /** The silences this evaluator honours: the alerts API creates, lists and expires them here. */
+  readonly silences: SilenceBook;
 }
-
-/** The longest burn window (3 d): all that the budget queries of an evaluation read. */
-const LONGEST_WINDOW_S = Math.max(...BURN_WINDOWS.map((w) => w.seconds));
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -76,6 +76,9 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       now,
       onOutcome: recordDelivery,
     });
+  const silences = createSilenceBook({ store, alertmanagerUrl: config.alertmanagerUrl, now });
+  const gate = createSilenceGate({ store, record: recordDelivery });
+  let judged: { atMs: number; services: ServiceVerdict[] } | null = null;
   let states: Map<string, StoredState> | null = null;
   const current = new Map<string, AlertNotice>();
   let timer: NodeJS.Timeout | null = null;
@@ -108,7 +111,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     const m = new Map<string, StoredState>();
     for (const r of rows)
       m.set(String(r.alert_key), {
-        state: r.state === 'firing' ? 'firing' : 'resolved',
+        state: r.state === 'firing' ? 'firing' : r.state === 'stale' ? 'stale' : 'resolved',
         alertname: String(r.alertname),
         service: String(r.service),
         severity: String(r.severity),
@@ -203,7 +206,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       service: n.service,
       severity: n.severity,
       class: n.class,
-      state: n.status,
+      state: n.stale ? 'stale' : n.status,
       started_at: seconds(n.startsAtMs),
       burn_long: n.burnLong,
       burn_short: n.burnShort,
@@ -211,26 +214,6 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       breakdown: JSON.stringify(n.breakdown),
     };
     await insertBatch(store.client, `${JSON.stringify(row)}\n`, { table: 'alert_events' });
-  }
-
-  /** Per service, what its budget counts: the dashboard's budget panel's queries and reading. */
-  async function budgetInputs(params: Record<string, unknown>): Promise<BudgetInput[]> {
-    if (config.sli === 'requests') {
-      // A request is not of one source: budget_requests takes no source filter.
-      const { source: _source, ...requestParams } = params;
-      const [rows, exact] = await Promise.all([
-        store.runNamed<Row>('dashboard/budget_requests', requestParams),
-        store.runNamed<Row>('dashboard/budget_exact_requests', requestParams),
-      ]);
-      return requestBudgetInputs(rows.rows, exact.rows);
-    }
-    const [calls, failures, exact] = await Promise.all([
-      store.runNamed<Row>('dashboard/budget_calls', params),
-      // Every class and dependency: an alert judges the service's whole budget.
-      store.runNamed<Row>('dashboard/budget_failures', { ...params, class: '', dependency: '' }),
-      store.runNamed<Row>('dashboard/budget_exact_calls', params),
-    ]);
-    return callBudgetInputs(calls.rows, failures.rows, exact.rows);
   }
 
   /** One evaluation, counted for /metrics; the outbound counters advance beside it. */
@@ -257,29 +240,32 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
   }
 
   async function evaluateOnce(): Promise<AlertNotice[]> {
-    states ??= await loadStates();
+    if (!states) {
+      states = await loadStates();
+      await gate.load(new Set([...states].filter(([, s]) => s.state === 'firing').map(([k]) => k)));
+    }
     const nowMs = now();
     const toS = Math.floor(nowMs / 1000);
-    // The windows end now; the longest is all the budget queries read.
-    const params = {
-      from: toS - LONGEST_WINDOW_S,
-      to: toS,
-      period_from: toS - LONGEST_WINDOW_S,
-      service: '',
-      source: '',
-      ...burnWindowParams(),
+    const judgement = await judgeServices(store, config, nowMs);
+    judged = { atMs: nowMs, services: judgement.services };
+    // A stopped service's alerts are stale, not judged on the data it sent before it stopped.
+    const stale = new Map<string, number>();
+    for (const v of judgement.services)
+      if (v.stale && v.lastSeenS !== null) stale.set(v.service, v.lastSeenS);
+    const findings = new Map<string, BurnFinding>(judgement.findings.map((f) => [f.key, f]));
+    const verdicts = new Map(judgement.services.map((v) => [v.service, v]));
+    /**
+     * The fewest events a burn alert's rules need, when it stops holding because its windows hold
+     * too few events rather than because the burn eased; else null.
+     */
+    const thin = (s: StoredState): number | null => {
+      const rules = verdicts
+        .get(s.service)
+        ?.rules.filter((r) => r.alertname === s.alertname && r.severity === s.severity);
+      return rules?.length && rules.every((r) => r.verdict === 'insufficient_traffic')
+        ? Math.min(...rules.map((r) => r.minEvents))
+        : null;
     };
-    const findings = new Map<string, BurnFinding>();
-    for (const input of await budgetInputs(params)) {
-      const budget = computeBudget(input, {
-        slo: config.sloByService[input.service] ?? config.slo,
-        periodS: LONGEST_WINDOW_S,
-        toS,
-        nowS: toS,
-        callerFaults: config.callerFaults,
-      });
-      for (const f of judgeBurn(input, budget, config.callerFaults, config.burnRules)) findings.set(f.key, f);
-    }
     const fired: AlertNotice[] = [];
     const resolved: AlertNotice[] = [];
     const resend: AlertNotice[] = [];
@@ -306,6 +292,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       for (const [key, s] of states)
         if (
           s.state === 'firing' &&
+          !stale.has(s.service) &&
           s.alertname === rule.alertname &&
           s.severity === rule.severity &&
           (rule.service === null || s.service === rule.service)
@@ -316,7 +303,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
         }
     }
     for (const c of classResult.notices) {
-      if (holding.has(c.key)) continue;
+      if (holding.has(c.key) || stale.has(c.service)) continue;
       const prior = states.get(c.key);
       const wasFiring = prior?.state === 'firing';
       // The class label stays what it was when the alert fired (it is part of its identity).
@@ -329,6 +316,9 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     for (const [key, s] of states) {
       if (s.state !== 'firing' || holding.has(key)) continue;
       const last = current.get(key);
+      const labels = labelsFromKey(key);
+      const lastSeenS = stale.get(s.service);
+      const reason = lastSeenS === undefined ? undefined : staleReason(lastSeenS);
       const n: AlertNotice = {
         ...(last ?? {
           key,
@@ -342,23 +332,31 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
           burnShort: 0,
           burn: {},
           breakdown: { classes: [], topSource: null, topCode: null, top: null },
-          labels: labelsFromKey(key),
+          labels,
           dashboardUrl: link(s.service, Math.floor(s.startedMs / 1000), toS),
         }),
         status: 'resolved',
         endsAtMs: nowMs,
-        summary: labelsFromKey(key).source
-          ? `${s.service}: resolved, ${s.alertname} (${Object.values(labelsFromKey(key)).join(' ')}) no longer holds`
-          : `${s.service}: resolved, the budget burns below the ${s.severity} thresholds again`,
+        summary: reason
+          ? `${s.service}: stale, ${reason}; ${s.alertname} (${s.severity}) is no longer judged on old data`
+          : labels.source
+            ? `${s.service}: resolved, ${s.alertname} (${Object.values(labels).join(' ')}) no longer holds`
+            : thin(s) !== null
+              ? `${s.service}: resolved, not enough traffic to judge: each ${s.severity} rule has a window with fewer than ${thin(s)} events`
+              : `${s.service}: resolved, the budget burns below the ${s.severity} thresholds again`,
+        ...(reason ? { stale: true, reason } : {}),
       };
       resolved.push(n);
       current.delete(key);
     }
+    // Read before the state is recorded: a failing read fails this evaluation whole, and the next
+    // one makes the same transitions.
+    const active = await readSilences();
     // State first, then delivery: a crash between the two re-sends at most, never re-pages twice.
     for (const n of [...fired, ...resolved]) {
       await recordTransition(n, nowMs);
       states.set(n.key, {
-        state: n.status,
+        state: n.stale ? 'stale' : n.status,
         alertname: n.alertname,
         service: n.service,
         severity: n.severity,
@@ -366,9 +364,24 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
         startedMs: n.startsAtMs,
       });
     }
-    delivery.toAlertmanager([...fired, ...resend, ...resolved]);
-    delivery.toWebhook([...fired, ...resolved]);
+    delivery.toAlertmanager(gate.alertmanager([...fired, ...resend, ...resolved], active));
+    if (config.webhookUrl)
+      delivery.toWebhook(
+        await gate.webhook({ fired, resolved, firing: [...current.values()], silences: active, nowMs }),
+      );
     return [...fired, ...resend, ...resolved];
+  }
+
+  /** The silences in force now, after putting Alertmanager in step with them (never fatal). */
+  async function readSilences(): Promise<Silence[]> {
+    await silences
+      .syncAlertmanager()
+      .catch((err) =>
+        console.error(
+          `faultline: alert silences not mirrored to Alertmanager: ${(err as Error)?.message ?? err}`,
+        ),
+      );
+    return (await silences.list()).filter((s) => s.status === 'active');
   }
 
   function schedule(): void {
@@ -399,6 +412,8 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     idle: () => delivery.idle(),
     firing: () => [...current.values()],
     health: () => ({ ...stats, firing: current.size }),
+    services: () => judged,
+    silences,
     metrics: () => registry.metrics(),
     registry,
   };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { ERROR_CLASSES } from '@faultline/instrumentation';
 import { isMap, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { BURN_WINDOWS, parseSlo } from '../budget/index.js';
-import { BURN_ALERT_NAME, BURN_RULES, type BurnRule, type Severity } from './burn-rules.js';
+import { BURN_ALERT_NAME, BURN_RULES, type BurnRule, MAX_MIN_EVENTS, type Severity } from './burn-rules.js';
 import { CLASS_RATE_ALERT_NAME, type ClassRule, NEW_CODE_ALERT_NAME } from './class-rules.js';
 
 /** What FAULTLINE_ALERT_RULES holds, validated. */
@@ -37,7 +37,7 @@ const show = (path: Path) =>
  * services:            # per-service SLO overrides (percent)
  *   payments: { slo: 99.9 }
  * rules:               # optional; without burn_rate entries the SRE-workbook rules apply
- *   - { kind: burn_rate, severity: page, long: 1h, short: 5m, factor: 14.4 }
+ *   - { kind: burn_rate, severity: page, long: 1h, short: 5m, factor: 14.4, min_events: 500 }
  *   - { kind: class_rate, class: rate_limit, source: sdk, per_minute: 50, window_minutes: 5 }
  *   - { kind: new_code, baseline_days: 7, window_minutes: 60, severity: ticket }
  * ```
@@ -154,7 +154,7 @@ export function parseAlertRules(text: string, file: string): AlertRules {
       };
       switch (r.kind) {
         case 'burn_rate': {
-          allow(['kind', 'alertname', 'severity', 'long', 'short', 'factor']);
+          allow(['kind', 'alertname', 'severity', 'long', 'short', 'factor', 'min_events']);
           const windows = BURN_WINDOWS.map((w) => w.key);
           for (const k of ['long', 'short'])
             if (!windows.includes(r[k] as never))
@@ -163,12 +163,20 @@ export function parseAlertRules(text: string, file: string): AlertRules {
                 r[k] === undefined ? 'is missing' : `is ${JSON.stringify(r[k])}`,
                 `give one of ${windows.join(', ')}.`,
               );
+          const minEventsFix = `give a whole number of events from 1 to ${MAX_MIN_EVENTS} that each window must hold before the rule fires, or leave it out for FAULTLINE_ALERT_MIN_EVENTS.`;
+          const minEvents =
+            r.min_events === undefined
+              ? undefined
+              : num('min_events', undefined, 1, MAX_MIN_EVENTS, minEventsFix);
+          if (minEvents !== undefined && !Number.isInteger(minEvents))
+            fail([...path, 'min_events'], `is ${minEvents}`, minEventsFix);
           burnRules.push({
             alertname: alertname(BURN_ALERT_NAME),
             severity: severity('page'),
             long: r.long as BurnRule['long'],
             short: r.short as BurnRule['short'],
             factor: num('factor', undefined, 0.001, 1e6, 'give the burn-rate factor, e.g. factor: 14.4.'),
+            ...(minEvents === undefined ? {} : { minEvents }),
           });
           return;
         }

@@ -35,13 +35,21 @@ export interface AlertNotice {
   measure?: { value: number; threshold: number; unit: string };
   summary: string;
   dashboardUrl: string;
+  /**
+   * Set on the notice that resolves an alert because its service stopped sending: the alert is
+   * stale (recorded so), and receivers get a resolve with `reason`.
+   */
+  stale?: boolean;
+  /** Why it resolved when not because the rule stopped holding, e.g. "no data since 2026-03-01T18:28:00.000Z". */
+  reason?: string;
 }
 
 /** The outcome of delivering one notice to one receiver. */
 export interface DeliveryOutcome {
   receiver: string;
   key: string;
-  status: AlertNotice['status'];
+  /** `silenced`: not sent, a silence matched (ok, 0 attempts; `error` names the silence). */
+  status: AlertNotice['status'] | 'silenced';
   ok: boolean;
   attempts: number;
   httpStatus: number;

@@ -12,6 +12,7 @@ export function alertmanagerPayload(notices: readonly AlertNotice[]): unknown[] 
       summary: n.summary,
       description: describeBreakdown(n),
       dashboard: n.dashboardUrl,
+      ...(n.reason ? { reason: n.reason } : {}),
     },
     startsAt: new Date(n.startsAtMs).toISOString(),
     endsAt: new Date(n.endsAtMs).toISOString(),

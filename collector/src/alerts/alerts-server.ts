@@ -5,6 +5,7 @@ import { checkBearer } from '../ingest/check-bearer.js';
 import { METRICS_CONTENT_TYPE, withProcessMetrics } from '../metrics/live-metrics.js';
 import { sendProblem } from '../server/send-problem.js';
 import type { AlertEvaluator } from './alert-evaluator.js';
+import { createAlertsApi } from './alerts-api.js';
 
 /** The alerts role's own port (/healthz, /metrics) when it runs apart from the collector. */
 export const DEFAULT_ALERTS_PORT = 9470;
@@ -17,7 +18,7 @@ export interface AlertsServerOptions {
   intervalS: number;
   port: number;
   host?: string;
-  /** Required for /metrics beyond loopback (the ingest token, FAULTLINE_INGEST_TOKEN). */
+  /** Required for /metrics and the alerts API beyond loopback (the ingest token, FAULTLINE_INGEST_TOKEN). */
   token?: string;
   now?: () => number;
 }
@@ -30,24 +31,31 @@ export interface AlertsServer {
 
 /**
  * The alerts role's HTTP face: `/healthz` (ok while evaluations succeed, degraded once the last
- * success is STALE_INTERVALS intervals old) and `/metrics` (the outbound counters the generated
- * Prometheus rules read, firing alerts, evaluator health). Nothing else: alerts are configured by
- * env and rules file, and read on the dashboard.
+ * success is STALE_INTERVALS intervals old), `/metrics` (the outbound counters the generated
+ * Prometheus rules read, firing alerts, evaluator health) and the alerts API under /api/alerts/
+ * (silences, the services' verdicts: alerts-api.ts). Rules come from env and the rules file.
  */
 export async function startAlertsServer(o: AlertsServerOptions): Promise<AlertsServer> {
   const host = o.host ?? '127.0.0.1';
   if (!isLoopback(host) && !o.token)
     throw new RangeError(
-      `the alerts role listens on ${host}, beyond loopback: set FAULTLINE_INGEST_TOKEN so /metrics needs it, or listen on 127.0.0.1.`,
+      `the alerts role listens on ${host}, beyond loopback: set FAULTLINE_INGEST_TOKEN so /metrics and the alerts API need it, or listen on 127.0.0.1.`,
     );
   const now = o.now ?? Date.now;
   const startedS = Math.floor(now() / 1000);
   const metrics = withProcessMetrics(o.evaluator.registry);
+  const api = createAlertsApi({ evaluator: o.evaluator, now });
   const server = createServer((req, res) => {
+    if (api.handle(req, res, { host, token: o.token })) return;
     req.resume();
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path !== '/healthz' && path !== '/metrics')
-      return sendProblem(res, 404, 'Not Found', 'the alerts role answers GET /healthz and GET /metrics');
+      return sendProblem(
+        res,
+        404,
+        'Not Found',
+        'the alerts role answers GET /healthz, GET /metrics and the alerts API under /api/alerts/',
+      );
     if (req.method !== 'GET' && req.method !== 'HEAD')
       return sendProblem(res, 405, 'Method Not Allowed', `${path} answers GET`, { allow: 'GET, HEAD' });
     if (path === '/metrics') {

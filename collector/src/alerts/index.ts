@@ -3,8 +3,11 @@ export {
   DEFAULT_ALERT_INTERVAL_S,
   parseAlertInterval,
   parseAlertRulesFile,
+  parseMinEvents,
+  parseStaleAfter,
   parseWebhookFormat,
   resolveAlertConfig,
+  STALE_AFTER_RANGE_S,
   WEBHOOK_FORMATS,
   type WebhookFormat,
 } from './alert-config.js';
@@ -20,12 +23,26 @@ export {
 export type { AlertBreakdown, AlertNotice, DeliveryOutcome } from './alert-types.js';
 export { alertmanagerPayload } from './alertmanager-payload.js';
 export {
+  ALERTS_API_PREFIX,
+  type AlertsApi,
+  type ApiAccess,
+  createAlertsApi,
+  silenceJson,
+} from './alerts-api.js';
+export {
   type AlertsServer,
   type AlertsServerOptions,
   DEFAULT_ALERTS_PORT,
   startAlertsServer,
 } from './alerts-server.js';
-export { BURN_ALERT_NAME, BURN_RULES, type BurnRule, type Severity } from './burn-rules.js';
+export {
+  BURN_ALERT_NAME,
+  BURN_RULES,
+  type BurnRule,
+  DEFAULT_MIN_EVENTS,
+  MAX_MIN_EVENTS,
+  type Severity,
+} from './burn-rules.js';
 export {
   CLASS_RATE_ALERT_NAME,
   type ClassRateRule,
@@ -36,6 +53,13 @@ export {
   type NewCodeRule,
 } from './class-rules.js';
 export { alertKey, type BurnFinding, judgeBurn } from './judge-burn.js';
+export {
+  judgeRule,
+  judgeWindows,
+  type RuleVerdict,
+  ruleMinEvents,
+  type WindowVerdict,
+} from './judge-windows.js';
 export {
   createOutboundCounters,
   MAX_METRIC_SERVICES,
@@ -51,4 +75,20 @@ export {
   renderPrometheusRules,
   runPrometheusRulesCli,
 } from './prometheus-rules.js';
+export { judgeServices, type ServiceJudgement, type ServiceVerdict } from './service-verdicts.js';
+export {
+  createSilenceBook,
+  type Silence,
+  type SilenceBook,
+  type SilenceBookOptions,
+} from './silence-book.js';
+export {
+  MAX_SILENCE_MS,
+  parseSilenceInput,
+  SilenceInputError,
+  type SilenceMatchers,
+  type SilenceSpec,
+  silenceMatches,
+} from './silence-input.js';
+export { DEFAULT_STALE_AFTER_S, isStale, staleReason } from './staleness.js';
 export { formatWebhook, pagerdutyPayload, slackPayload } from './webhook-formats.js';

@@ -1,6 +1,7 @@
 import type { CallerFaultMode } from '../budget/index.js';
 import { BURN_WINDOWS, type BudgetInput, countsAgainstBudget, type ServiceBudget } from '../budget/index.js';
-import { BURN_RULES, type BurnRule, type Severity } from './burn-rules.js';
+import { BURN_RULES, type BurnRule, DEFAULT_MIN_EVENTS, type Severity } from './burn-rules.js';
+import { judgeRule } from './judge-windows.js';
 
 /** A rule that holds for a service right now. */
 export interface BurnFinding {
@@ -27,21 +28,21 @@ function windowSeconds(key: string): number {
 
 /**
  * Which rules hold for one service. Per severity the first holding rule wins (both page rules page
- * the same alert: one page per service, not two). Pure: the budget is computed by computeBudget,
- * the same arithmetic the dashboard's budget panel shows.
+ * the same alert: one page per service, not two). A rule holds only over windows with at least
+ * `minEvents` events (its own min_events where it sets one). Pure: the budget is computed by
+ * computeBudget, the same arithmetic the dashboard's budget panel shows.
  */
 export function judgeBurn(
   input: BudgetInput,
   budget: ServiceBudget,
   callerFaults: CallerFaultMode,
   rules: readonly BurnRule[] = BURN_RULES,
+  minEvents: number = DEFAULT_MIN_EVENTS,
 ): BurnFinding[] {
   const found = new Map<Severity, BurnFinding>();
   for (const rule of rules) {
     if (found.has(rule.severity)) continue;
-    const long = budget.burn[rule.long];
-    const short = budget.burn[rule.short];
-    if (long === null || short === null || long < rule.factor || short < rule.factor) continue;
+    if (judgeRule(input, budget, rule, minEvents) !== 'burning') continue;
     const counted = Object.entries(input.failuresByClass)
       .filter(([cls]) => countsAgainstBudget(cls, callerFaults))
       .map(([cls, c]) => ({ class: cls, failures: c.windows[rule.long] }))
@@ -56,8 +57,8 @@ export function judgeBurn(
       service: input.service,
       severity: rule.severity,
       rule,
-      burnLong: long,
-      burnShort: short,
+      burnLong: budget.burn[rule.long] as number,
+      burnShort: budget.burn[rule.short] as number,
       burn: budget.burn,
       classes,
     });

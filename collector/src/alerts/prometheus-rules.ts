@@ -3,6 +3,7 @@ import { stringify } from 'yaml';
 import { BURN_WINDOWS, CALLER_FAULT_CLASSES } from '../budget/index.js';
 import { type AlertConfig, resolveAlertConfig } from './alert-config.js';
 import type { BurnRule } from './burn-rules.js';
+import { ruleMinEvents } from './judge-windows.js';
 
 /**
  * The counters the Prometheus rules read (the /metrics contract): bounded labels only — service,
@@ -18,6 +19,9 @@ export const FAILURES_METRIC = 'faultline_outbound_failures_total';
 type PromRule = Record<string, unknown>;
 
 const windows = BURN_WINDOWS.map((w) => w.key);
+const windowSeconds = (key: string) => BURN_WINDOWS.find((w) => w.key === key)?.seconds ?? 0;
+/** Seconds as a PromQL duration: 600 → 10m. */
+const duration = (s: number) => (s % 60 === 0 ? `${s / 60}m` : `${s}s`);
 const re = (values: readonly string[]) =>
   values.map((v) => v.replace(/[\\.^$|?*+()[\]{}]/g, '\\$&')).join('|');
 /** A float as PromQL writes it, without binary noise (1 - 99.9/100 = 0.0010000000000000009). */
@@ -26,7 +30,10 @@ const num = (n: number) => String(Number(n.toPrecision(12)));
 /**
  * Prometheus recording and alerting rules equivalent to the evaluator's: the budget's burn per
  * window and service (per-service SLOs from FAULTLINE_ALERT_RULES), the burn-rate alerts with the
- * dominant class as the `class` label, and the class_rate rules. new_code has no equivalent (a
+ * dominant class as the `class` label, each window holding at least the rule's minimum of calls
+ * (FAULTLINE_ALERT_MIN_EVENTS or its min_events) and the service having made a call within
+ * FAULTLINE_ALERT_STALE_AFTER_S (the evaluator counts any span; these counters know outbound calls
+ * only), and the class_rate rules. new_code has no equivalent (a
  * failure code is not a bounded label). Format: https://prometheus.io/docs/prometheus/latest/configuration/recording_rules/
  * and …/alerting_rules/.
  */
@@ -75,15 +82,18 @@ export function prometheusRules(config: AlertConfig): { groups: { name: string; 
   }
   const alerting: PromRule[] = [...bySeverity.values()].map((rules) => {
     const first = rules[0] as BurnRule;
-    const holds = rules.map(
-      (r) =>
-        `(faultline:error_budget_burn:rate${r.long} >= ${r.factor} and faultline:error_budget_burn:rate${r.short} >= ${r.factor})`,
-    );
+    const enough = (w: string, min: number) =>
+      `faultline:outbound_calls:rate${w} * ${windowSeconds(w)} >= ${min}`;
+    const holds = rules.map((r) => {
+      const min = ruleMinEvents(r, config.minEvents);
+      return `(faultline:error_budget_burn:rate${r.long} >= ${r.factor} and faultline:error_budget_burn:rate${r.short} >= ${r.factor} and ${enough(r.long, min)} and ${enough(r.short, min)})`;
+    });
     const what = rules.map((r) => `${r.factor}× over ${r.long} and ${r.short}`).join(', or ');
     return {
       alert: first.alertname,
       expr: [
-        `(${holds.join('\n or ')})`,
+        `((${holds.join('\n or ')})`,
+        ` unless on (service) (sum by (service) (increase(${CALLS_METRIC}[${duration(config.staleAfterS)}])) == 0))`,
         '+ on (service) group_right ()',
         `(0 * topk by (service) (1, faultline:outbound_failures_by_class:rate${first.long}))`,
       ].join('\n'),

@@ -21,6 +21,8 @@ export function webhookPayload(n: AlertNotice): unknown {
     measure: n.measure ?? null,
     breakdown: n.breakdown,
     dashboardUrl: n.dashboardUrl,
+    stale: n.stale === true,
+    reason: n.reason ?? null,
   };
 }
 

@@ -1,5 +1,7 @@
 import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
 import { type ExportOutcome, ingestExport, refuseUnread } from '../ingest/ingest-export.js';
+import { ingestLogsExport, type LogsOutcome } from '../logs-ingest/ingest-logs-export.js';
+import type { LogsHandlerDeps } from '../logs-ingest/logs-handler-deps.js';
 import { ingestMetricsExport, type MetricsOutcome } from '../metrics-ingest/ingest-metrics-export.js';
 import type { MetricsHandlerDeps } from '../metrics-ingest/metrics-handler-deps.js';
 import type { GrpcExport } from './handle-export.js';
@@ -26,5 +28,16 @@ export function metricsExport(deps: MetricsHandlerDeps): GrpcExport<Extract<Metr
     stats: deps.stats,
     ingest: (read) => ingestMetricsExport(deps, 'protobuf', read),
     rejectedOf: (outcome) => outcome.rejectedPoints,
+  };
+}
+
+/** LogsService/Export: /v1/logs' rules over gRPC (decode budget, log writer, counters). */
+export function logsExport(deps: LogsHandlerDeps): GrpcExport<Extract<LogsOutcome, { ok: true }>> {
+  return {
+    what: 'logs export',
+    config: deps.receiver.config,
+    stats: deps.stats,
+    ingest: (read) => ingestLogsExport(deps, 'protobuf', read),
+    rejectedOf: (outcome) => outcome.rejectedRecords,
   };
 }

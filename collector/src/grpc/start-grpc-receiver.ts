@@ -1,8 +1,10 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
+import type { LogsHandlerDeps } from '../logs-ingest/logs-handler-deps.js';
 import type { MetricsHandlerDeps } from '../metrics-ingest/metrics-handler-deps.js';
-import { metricsExport, traceExport } from './export-signals.js';
+import { logsExport, metricsExport, traceExport } from './export-signals.js';
 import { exportHandler } from './handle-export.js';
+import { LOGS_SERVICE } from './logs-service.js';
 import { METRICS_SERVICE } from './metrics-service.js';
 import { TRACE_SERVICE } from './trace-service.js';
 
@@ -18,13 +20,14 @@ export interface GrpcReceiver {
 /**
  * OTLP/gRPC on `config.host:config.grpcPort`, plaintext like the HTTP receiver (and under the same
  * loopback/token rule, checked when the config was resolved). Calls share `deps` with /v1/traces,
- * and `metrics` (when the collector stores metrics) with /v1/metrics; without it MetricsService is
- * not served (UNIMPLEMENTED).
+ * `metrics` (when the collector stores metrics) with /v1/metrics and `logs` with /v1/logs; without
+ * them MetricsService and LogsService are not served (UNIMPLEMENTED).
  */
 export async function startGrpcReceiver(
   deps: TracesHandlerDeps,
   track: (work: Promise<void>) => void,
   metrics?: MetricsHandlerDeps,
+  logs?: LogsHandlerDeps,
 ): Promise<GrpcReceiver> {
   const { config } = deps;
   const server = new Server({
@@ -34,6 +37,7 @@ export async function startGrpcReceiver(
   });
   server.addService(TRACE_SERVICE, { Export: exportHandler(traceExport(deps), track) });
   if (metrics) server.addService(METRICS_SERVICE, { Export: exportHandler(metricsExport(metrics), track) });
+  if (logs) server.addService(LOGS_SERVICE, { Export: exportHandler(logsExport(logs), track) });
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${host}:${config.grpcPort}`, ServerCredentials.createInsecure(), (err, bound) =>

@@ -1,4 +1,5 @@
 import type { ReceiverConfig } from '../config/receiver-config.js';
+import type { SpanLogJoin } from '../logs-ingest/span-log-join.js';
 import type { SpanWriter } from '../types.js';
 import type { DecodeBudget } from './decode-budget.js';
 import type { ReceiverStats } from './receiver-stats.js';
@@ -14,6 +15,8 @@ export interface TracesHandlerDeps {
   isClosing: () => boolean;
   /** Requests between the closing check and their write() call. */
   decoding: { count: number };
+  /** Joins spans to the log records that explain them, when the collector receives logs. */
+  logJoin?: SpanLogJoin;
   /** Set when the writer last refused a batch: while its queue is no shorter, refuse unread. */
   saturation?: { queueDepth: number; retryAfter: number; message: string };
 }

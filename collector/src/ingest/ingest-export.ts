@@ -76,7 +76,7 @@ export async function ingestExport(
   try {
     const holdFor = (n: number) => n + decodedBytesEstimate(n, encoding);
     const body = await read({ lease, holdFor });
-    decoded = decodeTraces(body, encoding, config);
+    decoded = decodeTraces(body, encoding, config, deps.logJoin);
     stats.bodiesDecoded++;
     stats.bytesDecoded += body.length;
   } catch (err) {

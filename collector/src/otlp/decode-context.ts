@@ -1,7 +1,9 @@
 import { sanitizeEnvelopeAttributes } from '@faultline/instrumentation/envelope';
 import type { TraceRow } from '@faultline/sql';
+import { fillAgentContext } from '../classify/agent-context.js';
 import { classifyRow } from '../classify/classify-row.js';
 import { restoreDerived } from '../classify/restore-derived.js';
+import type { SpanLogJoin } from '../logs-ingest/span-log-join.js';
 import { OtlpDecodeError } from './otlp-decode-error.js';
 import { redactRowSecrets } from './redact-row.js';
 import { SpanIndex } from './span-index.js';
@@ -43,10 +45,16 @@ export class DecodeContext {
   private spans = 0;
   private firstRejection = '';
   private firstDuplicate = '';
+  /** An agent library's span is among the rows: its failures may need their agent context. */
+  private agentSpans = false;
   /** Where each span's row is, to keep one row per span. */
   private readonly spanIndex = new SpanIndex(this.rows);
 
-  constructor(limits: DecodeLimits) {
+  /** With a join, spans are classified with the log records that explain them (logs-ingest). */
+  constructor(
+    limits: DecodeLimits,
+    private readonly join?: SpanLogJoin,
+  ) {
     this.limits = limits;
   }
 
@@ -87,11 +95,15 @@ export class DecodeContext {
    * the same thing is taken as the newer one. The repeats are reported as rejected.
    */
   addRow(row: TraceRow): void {
+    const attrs = row.SpanAttributes;
+    if (attrs['ai.operationId'] !== undefined || attrs['gen_ai.operation.name'] !== undefined)
+      this.agentSpans = true;
     // The preload's derivable attributes first: they mark its spans as decided. Then classify: the
     // collector's envelope passes the same redaction and bounds as any. A span's own envelope text
     // is sanitized; one the collector just built already is.
     restoreDerived(row);
-    if (!classifyRow(row)) sanitizeEnvelopeAttributes(row.SpanAttributes);
+    if (!(this.join ? this.join.classifySpan(row) : classifyRow(row)))
+      sanitizeEnvelopeAttributes(row.SpanAttributes);
     redactRowSecrets(row);
     const at = this.spanIndex.claim(row.TraceId, row.SpanId, this.rows.length);
     if (at < 0) {
@@ -103,6 +115,7 @@ export class DecodeContext {
   }
 
   result(): DecodeResult {
+    if (this.agentSpans) fillAgentContext(this.rows);
     const notes: string[] = [];
     if (this.rejectedSpans > 0) notes.push(`${this.rejectedSpans} span(s) rejected: ${this.firstRejection}`);
     if (this.duplicateSpans > 0) {

@@ -1,4 +1,5 @@
 import type { TraceRow } from '@faultline/sql';
+import type { SpanLogJoin } from '../logs-ingest/span-log-join.js';
 import {
   DecodeContext,
   type DecodeLimits,
@@ -22,7 +23,7 @@ import { clip, durationNanos, nanosFromJson, toDateTime64 } from './unix-nanos.j
 
 export type Json = Record<string, unknown>;
 
-export function decodeTracesJson(text: string, limits: DecodeLimits): DecodeResult {
+export function decodeTracesJson(text: string, limits: DecodeLimits, join?: SpanLogJoin): DecodeResult {
   let parsed: unknown;
   try {
     // Int64 sent as 16+ digit numbers keep every digit: they reach the walk below as strings.
@@ -35,7 +36,7 @@ export function decodeTracesJson(text: string, limits: DecodeLimits): DecodeResu
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new OtlpDecodeError('$: expected an ExportTraceServiceRequest object');
   }
-  const ctx = new DecodeContext(limits);
+  const ctx = new DecodeContext(limits, join);
   const root = parsed as Json;
   const resourceSpans = array(get(root, 'resourceSpans', 'resource_spans'), 'resourceSpans');
   for (let i = 0; i < resourceSpans.length; i++) {
@@ -172,7 +173,7 @@ const HEX = /^[0-9a-fA-F]*$/;
 const ZEROS = /^0*$/;
 
 /** Hex id, lower-cased; all zeros → '' (as the exporter writes them). A non-hex string → 400. */
-function hexId(v: unknown, path: string): string {
+export function hexId(v: unknown, path: string): string {
   const s = string(v, path);
   if (!HEX.test(s) || s.length % 2 !== 0) {
     throw new OtlpDecodeError(
@@ -193,7 +194,7 @@ export function attributes(v: unknown, path: string, ctx: DecodeContext): Record
   return out;
 }
 
-function anyValue(v: unknown, path: string, ctx: DecodeContext, depth: number): AnyValue {
+export function anyValue(v: unknown, path: string, ctx: DecodeContext, depth: number): AnyValue {
   ctx.checkDepth(depth);
   const o = object(v, path);
   let value: AnyValue = { t: 'empty' };

@@ -1,4 +1,5 @@
 import type { TraceRow } from '@faultline/sql';
+import type { SpanLogJoin } from '../logs-ingest/span-log-join.js';
 import {
   DecodeContext,
   type DecodeLimits,
@@ -34,8 +35,8 @@ interface ScopeInfo {
   version: string;
 }
 
-export function decodeTracesProtobuf(body: Buffer, limits: DecodeLimits): DecodeResult {
-  const ctx = new DecodeContext(limits);
+export function decodeTracesProtobuf(body: Buffer, limits: DecodeLimits, join?: SpanLogJoin): DecodeResult {
+  const ctx = new DecodeContext(limits, join);
   const r = new ProtoReader(body);
   while (r.pos < r.end) {
     const tag = r.uint32();
@@ -358,7 +359,7 @@ function decodeLink(
 }
 
 /** Hex of an id field; all-zero ids become '' like the exporter's `TraceIDToHexOrEmptyString`. */
-function hexId(r: ProtoReader): string {
+export function hexId(r: ProtoReader): string {
   const end = r.delimitedEnd();
   const start = r.pos;
   r.pos = end;
@@ -405,7 +406,7 @@ export function decodeKeyValue(
 }
 
 /** AnyValue → string, without building a tree for the scalar variants (the common case). */
-function decodeScalarOrString(r: ProtoReader, ctx: DecodeContext): string {
+export function decodeScalarOrString(r: ProtoReader, ctx: DecodeContext): string {
   const start = r.pos;
   let out = '';
   while (r.pos < r.end) {

@@ -18,8 +18,9 @@ export const RpcCode = {
 } as const;
 
 /**
- * ExportTraceServiceResponse, or with `rejectedField` 'rejectedDataPoints' ExportMetricsServiceResponse
- * (the same wire layout: partial_success = 1 { rejected count = 1, error_message = 2 }).
+ * ExportTraceServiceResponse, or with `rejectedField` 'rejectedDataPoints' ExportMetricsServiceResponse,
+ * 'rejectedLogRecords' ExportLogsServiceResponse (the same wire layout: partial_success = 1
+ * { rejected count = 1, error_message = 2 }).
  * `partial_success` is present only when something was rejected or there is a warning, as the
  * spec asks (an empty response means full success).
  */
@@ -27,7 +28,7 @@ export function encodeExportResponse(
   encoding: OtlpEncoding,
   rejectedSpans: number,
   message: string,
-  rejectedField: 'rejectedSpans' | 'rejectedDataPoints' = 'rejectedSpans',
+  rejectedField: 'rejectedSpans' | 'rejectedDataPoints' | 'rejectedLogRecords' = 'rejectedSpans',
 ): Buffer {
   const partial = rejectedSpans > 0 || message !== '';
   if (encoding === 'json') {

@@ -67,6 +67,14 @@ export class ProtoReader {
     return [this.buf.readUInt32LE(pos), this.buf.readUInt32LE(pos + 4)];
   }
 
+  /** fixed32 (a LogRecord's flags) as an unsigned integer. */
+  fixed32(): number {
+    const pos = this.pos;
+    if (pos + 4 > this.end) throw truncated();
+    this.pos = pos + 4;
+    return this.buf.readUInt32LE(pos);
+  }
+
   double(): number {
     const pos = this.pos;
     if (pos + 8 > this.end) throw truncated();

@@ -21,7 +21,7 @@ export function redactRowSecrets(row: TraceRow): void {
   for (const attrs of row['Links.Attributes']) redactAttributes(attrs);
 }
 
-function redactAttributes(attrs: Record<string, string>): void {
+export function redactAttributes(attrs: Record<string, string>): void {
   for (const key in attrs) {
     if (key.startsWith(ENVELOPE_PREFIX)) continue;
     const value = attrs[key]!;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Store } from '@faultline/sql';
 import { openStore } from '@faultline/sql';
+import type { AlertsApi } from '../alerts/alerts-api.js';
 import {
   isLoopback,
   type ReceiverConfig,
@@ -13,12 +14,16 @@ import { checkBearer } from '../ingest/check-bearer.js';
 import { DecodeBudget } from '../ingest/decode-budget.js';
 import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
 import { ReceiverStats } from '../ingest/receiver-stats.js';
+import type { LogWriter } from '../logs-ingest/log-writer.js';
+import { createLogsReceiver, type LogsReceiver } from '../logs-ingest/logs-receiver.js';
+import { insertedOrTimedOut, SpanLogJoin } from '../logs-ingest/span-log-join.js';
 import { collectorMetrics } from '../metrics/collector-metrics.js';
 import { METRICS_CONTENT_TYPE, withProcessMetrics } from '../metrics/live-metrics.js';
 import type { CountWriter } from '../metrics-ingest/count-writer.js';
 import { createMetricsReceiver, type MetricsReceiver } from '../metrics-ingest/metrics-receiver.js';
 import type { SettleOptions, SpanWriter, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
+import { handleLogs } from './handle-logs.js';
 import { handleMetrics } from './handle-metrics.js';
 import { handleTraces } from './handle-traces.js';
 import { type IngestHealth, ingestHealth, registerIngestHealth } from './ingest-health.js';
@@ -36,8 +41,15 @@ export interface CollectorOptions extends ReceiverOptions {
    * store) metrics are not received.
    */
   countWriter?: CountWriter;
+  /**
+   * A ready writer for otel_logs (POST /v1/logs, LogsService); otherwise one is created on the
+   * store, its log inside the span writer's. Without either logs are not received.
+   */
+  logWriter?: LogWriter;
   /** More Prometheus text appended to /metrics (the alerting role's counters when it runs here). */
   extraMetrics?: () => string | Promise<string>;
+  /** The alerts API (/api/alerts/…), served beside OTLP when the alerts role runs in this process. */
+  alertsApi?: AlertsApi;
 }
 
 export interface Collector {
@@ -52,10 +64,13 @@ export interface Collector {
   writer: SpanWriter;
   /** The writer of the exact counts (call_counts_1m); undefined when metrics are not received. */
   countWriter: CountWriter | undefined;
+  /** The writer of log records (otel_logs); undefined when logs are not received. */
+  logWriter: LogWriter | undefined;
   /**
-   * Resolves once every span and every data point acknowledged before the call is inserted: both
-   * writers' `settle()`, for callers that read budgets (which take calls from call_counts_1m) right
-   * after exporting. Rejects like `writer.settle()` while ClickHouse fails.
+   * Resolves once every span, data point and log record acknowledged before the call is inserted:
+   * every writer's `settle()`, for callers that read budgets (which take calls from call_counts_1m)
+   * or failures (which log records inform) right after exporting. Rejects like `writer.settle()`
+   * while ClickHouse fails.
    */
   settle(options?: SettleOptions): Promise<void>;
   /**
@@ -66,8 +81,8 @@ export interface Collector {
 }
 
 /**
- * Starts the OTLP/HTTP receiver (POST /v1/traces, POST /v1/metrics, /healthz, /metrics) and
- * OTLP/gRPC beside it (TraceService, MetricsService).
+ * Starts the OTLP/HTTP receiver (POST /v1/traces, /v1/metrics, /v1/logs, /healthz, /metrics) and
+ * OTLP/gRPC beside it (TraceService, MetricsService, LogsService).
  */
 export async function startCollector(options: CollectorOptions = {}): Promise<Collector> {
   const config = resolveReceiverConfig(options);
@@ -120,8 +135,26 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     await ownedStore?.close();
     throw err;
   }
-  const finishWriters = async () => {
+  // Log records (issue 33): their own durable writer, joined to the spans they explain.
+  let logs: LogsReceiver | undefined;
+  const logJoin = new SpanLogJoin({ spansInserted: () => insertedOrTimedOut(activeWriter) });
+  try {
+    logs = createLogsReceiver({
+      receiver: deps,
+      logWriter: options.logWriter,
+      store: schemaStore,
+      spanLogDir: activeWriter.stats().spoolDir,
+      writerOptions: options.writerOptions,
+      join: logJoin,
+    });
+  } catch (err) {
     await Promise.all([finishWriter(), counts?.finish()]);
+    await ownedStore?.close();
+    throw err;
+  }
+  if (logs) deps.logJoin = logJoin;
+  const finishWriters = async () => {
+    await Promise.all([finishWriter(), counts?.finish(), logs?.finish()]);
   };
   const track = (done: Promise<void>) => {
     inFlight.add(done);
@@ -139,11 +172,20 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Under the receiver's own access rule: its host, and its ingest token beyond loopback.
+    if (options.alertsApi?.handle(req, res, { host: config.host, token: config.token })) return;
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path === '/v1/traces') {
       if (req.method === 'POST') return handleTraces(req, res, deps);
       req.resume();
       return sendProblem(res, 405, 'Method Not Allowed', 'OTLP/HTTP exports are POST /v1/traces', {
+        allow: 'POST',
+      });
+    }
+    if (path === '/v1/logs' && logs) {
+      if (req.method === 'POST') return handleLogs(req, res, logs.deps);
+      req.resume();
+      return sendProblem(res, 405, 'Method Not Allowed', 'OTLP/HTTP logs exports are POST /v1/logs', {
         allow: 'POST',
       });
     }
@@ -172,20 +214,30 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
       const body =
         (await metrics.metrics()) +
         ((await counts?.metrics()) ?? '') +
+        ((await logs?.metrics()) ?? '') +
         ((await options.extraMetrics?.()) ?? '');
       res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
       res.end(body);
       return;
     }
     if (path === '/v1/metrics' || path === '/v1/logs') {
-      const what = counts
-        ? 'traces and metrics: POST /v1/traces, POST /v1/metrics'
-        : 'traces only (it was given a span writer and no store to keep metrics in): POST /v1/traces';
-      return sendProblem(res, 404, 'Not Found', `this collector receives ${what} (not ${path})`);
+      const what = [
+        'POST /v1/traces',
+        ...(counts ? ['POST /v1/metrics'] : []),
+        ...(logs ? ['POST /v1/logs'] : []),
+      ].join(', ');
+      return sendProblem(
+        res,
+        404,
+        'Not Found',
+        `this collector receives ${what} (not ${path}: it was given a ready writer and no store to keep it in)`,
+      );
     }
-    const routes = counts
-      ? 'traces go to POST /v1/traces, metrics to POST /v1/metrics'
-      : 'traces go to POST /v1/traces';
+    const routes = [
+      'traces go to POST /v1/traces',
+      ...(counts ? ['metrics to POST /v1/metrics'] : []),
+      ...(logs ? ['logs to POST /v1/logs'] : []),
+    ].join(', ');
     sendProblem(res, 404, 'Not Found', `no route for ${req.method} ${path}; OTLP ${routes}`);
   }
 
@@ -197,11 +249,15 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
       req.headers.authorization,
     );
     const countsHealth = counts?.health() ?? null;
-    const degraded = ingest.status === 'degraded' || countsHealth?.status === 'degraded';
+    const logsHealth = logs?.health() ?? null;
+    const degraded =
+      ingest.status === 'degraded' ||
+      countsHealth?.status === 'degraded' ||
+      logsHealth?.status === 'degraded';
     // Spooling still acknowledges durably, so it is "degraded", not down: only shutdown is 503.
     const body = JSON.stringify({
       status: closing ? 'stopping' : degraded ? 'degraded' : 'ok',
-      problems: [...ingest.problems, ...(countsHealth?.problems ?? [])],
+      problems: [...ingest.problems, ...(countsHealth?.problems ?? []), ...(logsHealth?.problems ?? [])],
       writer: {
         ackAfter: w.ackAfter,
         accepted: w.accepted,
@@ -218,6 +274,8 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
       ingest,
       // POST /v1/metrics and MetricsService: data points accepted, refused, ignored, stored.
       metrics: countsHealth,
+      // POST /v1/logs and LogsService: log records accepted, refused, classified, stored.
+      logs: logsHealth,
       // The schema this collector checked (and migrated) at open: `faultline doctor` reads it.
       schema: schemaStore?.schemaVersion?.() ?? null,
     });
@@ -235,7 +293,7 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
       });
     });
     try {
-      grpc = await startGrpcReceiver(deps, track, counts?.deps);
+      grpc = await startGrpcReceiver(deps, track, counts?.deps, logs?.deps);
     } catch (err) {
       await new Promise((resolve) => server.close(resolve));
       throw err;
@@ -281,8 +339,13 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     grpcUrl: `http://${grpc.address}`,
     writer: activeWriter,
     countWriter: counts?.writer,
+    logWriter: logs?.writer,
     settle: async (settleOptions) => {
-      await Promise.all([activeWriter.settle(settleOptions), counts?.writer.settle(settleOptions)]);
+      await Promise.all([
+        activeWriter.settle(settleOptions),
+        counts?.writer.settle(settleOptions),
+        logs?.writer.settle(settleOptions),
+      ]);
     },
     close: () => {
       closed ??= close();

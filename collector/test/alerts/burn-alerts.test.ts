@@ -33,22 +33,25 @@ function failed(service: string, ms: number, cls: string, source: string, code: 
 }
 
 /**
- * payments: 200 calls in the 5 min before T1, 30 failed first-hand (rate_limit from sdk
- * ThrottlingException) → burn 30/200/(1-0.995) = 30× over 5 m and 1 h: pages.
- * orders: 12 × 100 calls over the last 6 h, 1 transient failure each → 1% → 2×: a ticket, no page.
+ * payments: 300 calls in the 5 min before T1, 45 failed first-hand (rate_limit from sdk
+ * ThrottlingException) → burn 45/300/(1-0.995) = 30× over 5 m and 1 h: pages.
+ * orders: 36 × 100 calls, a batch every 10 minutes over the last 6 h, 1 transient failure each
+ * → 1% → 2×: a ticket, no page.
  * search: 1000 calls, 2 failures → 0.4×: inside its SLO, never alerts.
+ * Every window an alert fires on holds at least the default 250 events (FAULTLINE_ALERT_MIN_EVENTS),
+ * and every service sent something within the last 10 minutes (not stale).
  */
 function scenario(): TraceRow[] {
   const rows: TraceRow[] = [];
   for (let m = 1; m <= 5; m++) {
-    for (let i = 0; i < 34; i++) rows.push(ok('payments', T1 - m * MIN + i * 100));
-    for (let i = 0; i < 6; i++)
+    for (let i = 0; i < 51; i++) rows.push(ok('payments', T1 - m * MIN + i * 100));
+    for (let i = 0; i < 9; i++)
       rows.push(
         failed('payments', T1 - m * MIN + 5000 + i * 100, 'rate_limit', 'sdk', 'ThrottlingException'),
       );
   }
-  for (let k = 0; k < 12; k++) {
-    const at = T1 - (30 * k + 15) * MIN;
+  for (let k = 0; k < 36; k++) {
+    const at = T1 - (10 * k + 5) * MIN;
     for (let i = 0; i < 99; i++) rows.push(ok('orders', at + i * 100));
     rows.push(failed('orders', at + 20_000, 'transient', 'http', '503'));
   }
@@ -104,23 +107,23 @@ describe('burn-rate alerts', () => {
     const page = notices('firing').find((n) => n.service === 'payments' && n.severity === 'page');
     expect(page?.class).toBe('rate_limit');
     expect((page as unknown as { burnRates: Record<string, number> }).burnRates['5m']).toBeCloseTo(30);
-    expect(page?.breakdown.classes).toEqual([{ class: 'rate_limit', failures: 30, share: 1 }]);
+    expect(page?.breakdown.classes).toEqual([{ class: 'rate_limit', failures: 45, share: 1 }]);
     expect(page?.breakdown.top).toEqual({
       class: 'rate_limit',
       source: 'sdk',
       code: 'ThrottlingException',
-      failures: 30,
+      failures: 45,
     });
     expect(page?.summary).toContain('100% rate_limit from sdk ThrottlingException (api.stripe.com)');
     // The fixture's calls name server.address api.stripe.com: the dependency that burns.
-    expect(page?.breakdown.topDependency).toEqual({ name: 'api.stripe.com', failures: 30 });
+    expect(page?.breakdown.topDependency).toEqual({ name: 'api.stripe.com', failures: 45 });
     const inAm = (await am.alerts()).filter(
       (a) => a.labels.service === 'payments' && a.labels.severity === 'page',
     );
     expect(inAm).toHaveLength(1);
     expect(inAm[0]?.labels).toMatchObject({ alertname: 'ErrorBudgetBurn', class: 'rate_limit' });
     expect(inAm[0]?.annotations.dashboard).toContain('service=payments');
-    expect(inAm[0]?.annotations.description).toContain('top dependency: api.stripe.com (30)');
+    expect(inAm[0]?.annotations.description).toContain('top dependency: api.stripe.com (45)');
   });
 
   it('opens a ticket for a slow burn without paging, and a healthy service never alerts', async () => {
@@ -153,11 +156,12 @@ describe('burn-rate alerts', () => {
     );
     expect(again?.startsAt).toBe(pagedAt?.startsAt);
 
-    // The burn stops: 40 good calls a minute for 35 minutes. 0× over 5 m and 30 m, so neither page
-    // rule holds (6 h alone still burns 30/1600/0.005 = 3.75×: the ticket stays open).
+    // The burn stops: 60 good calls a minute for 35 minutes. 0× over 5 m and 30 m (300 and 1800
+    // calls: judged), so neither page rule holds (6 h alone still burns 45/2400/0.005 = 3.75×: the
+    // ticket stays open).
     const rows: TraceRow[] = [];
     for (let m = 0; m < 35; m++)
-      for (let i = 0; i < 40; i++) rows.push(ok('payments', T1 + m * MIN + i * 100));
+      for (let i = 0; i < 60; i++) rows.push(ok('payments', T1 + m * MIN + i * 100));
     await insertBatch(store.client, serializeRows(rows));
     clock = T1 + 35 * MIN;
     await second.evaluate();

@@ -243,8 +243,22 @@ describe('class-aware alert rules from FAULTLINE_ALERT_RULES', () => {
     expect(classFiring.find((n) => n.alertname === 'FailureClassRate')?.measure?.value).toBe(56);
     expect(sent('resolved', 'FailureClassRate')).toHaveLength(0);
 
-    // An hour later the burst is over and the codes are part of the baseline.
+    // An hour later the burst is over and the codes are part of the baseline. Both services still
+    // make calls (a service silent for an hour would be stale instead: stale-alerts.test.ts).
     clock = T0 + 30_000 + 61 * MIN;
+    const live = ['checkout', 'payments'].flatMap((service) =>
+      Array.from({ length: 5 }, (_, i) =>
+        makeRow({
+          Timestamp: dateTime64(T0 + 58 * MIN + i * 1000),
+          ServiceName: service,
+          SpanKind: 'Client',
+          SpanId: hexId(8),
+          TraceId: hexId(16),
+          SpanAttributes: { 'faultline.source': 'http' },
+        }),
+      ),
+    );
+    await insertBatch(store.client, serializeRows(live));
     const third = evaluator();
     await third.evaluate();
     await third.idle();

@@ -92,7 +92,9 @@ afterAll(async () => {
 
 async function firing(env: Record<string, string>) {
   const config = resolveAlertConfig(
-    { FAULTLINE_ALERT_INTERVAL_S: '1', ...env },
+    // What is counted is the point here, not how much: windows of 20 events (the 20 requests) are
+    // judged, below the default minimum (thin-evidence.test.ts covers that).
+    { FAULTLINE_ALERT_INTERVAL_S: '1', FAULTLINE_ALERT_MIN_EVENTS: '20', ...env },
     { dashboardUrl: 'http://dash.test' },
   );
   const e = createAlertEvaluator({ store, config, now: () => T1 + 1_000 });

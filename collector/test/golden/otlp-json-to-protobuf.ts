@@ -17,21 +17,21 @@ export function otlpJsonToProtobuf(request: J): Buffer {
   return Buffer.from(w.finish());
 }
 
-function message(w: W, field: number, body: () => void): void {
+export function message(w: W, field: number, body: () => void): void {
   w.uint32((field << 3) | LEN).fork();
   body();
   w.ldelim();
 }
 
-function str(w: W, field: number, v: unknown): void {
+export function str(w: W, field: number, v: unknown): void {
   if (typeof v === 'string' && v !== '') w.uint32((field << 3) | LEN).string(v);
 }
 
-function hex(w: W, field: number, v: unknown): void {
+export function hex(w: W, field: number, v: unknown): void {
   if (typeof v === 'string' && v !== '') w.uint32((field << 3) | LEN).bytes(Buffer.from(v, 'hex'));
 }
 
-function fixed64(w: W, field: number, v: unknown): void {
+export function fixed64(w: W, field: number, v: unknown): void {
   if (v === undefined) return;
   const n = BigInt(v as string);
   w.uint32((field << 3) | I64)
@@ -39,7 +39,7 @@ function fixed64(w: W, field: number, v: unknown): void {
     .fixed32(Number(n >> 32n));
 }
 
-function enumValue(w: W, field: number, v: unknown): void {
+export function enumValue(w: W, field: number, v: unknown): void {
   if (typeof v === 'number' && v !== 0) w.uint32((field << 3) | VARINT).int32(v);
 }
 
@@ -92,7 +92,7 @@ function spanMessage(w: W, s: J): void {
     });
 }
 
-function attributes(w: W, field: number, list: unknown): void {
+export function attributes(w: W, field: number, list: unknown): void {
   for (const kv of (list as J[]) ?? []) message(w, field, () => keyValue(w, kv));
 }
 
@@ -101,7 +101,7 @@ function keyValue(w: W, kv: J): void {
   message(w, 2, () => anyValue(w, kv.value as J));
 }
 
-function anyValue(w: W, v: J): void {
+export function anyValue(w: W, v: J): void {
   if ('stringValue' in v) w.uint32((1 << 3) | LEN).string(v.stringValue as string);
   else if ('boolValue' in v) w.uint32((2 << 3) | VARINT).bool(v.boolValue as boolean);
   else if ('intValue' in v) w.uint32((3 << 3) | VARINT).int64(String(v.intValue) as unknown as number);

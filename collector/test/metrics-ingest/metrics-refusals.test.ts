@@ -351,16 +351,16 @@ describe('malformed and hostile bodies', () => {
 });
 
 describe('HTTP answers beside the export', () => {
-  it('415 for other content types, 405 for GET, 404 naming both signals for /v1/logs', async () => {
+  it('415 for other content types, 405 for GET, 404 naming the signals for another OTLP path', async () => {
     const text = await post('x', { 'content-type': 'text/plain', Authorization: `Bearer ${TOKEN}` });
     expect(text.status).toBe(415);
     const get = await postTraces(collector.url, '', {}, { path: '/v1/metrics', method: 'GET' });
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
-    const logs = await postTraces(collector.url, '{}', JSON_CT, { path: '/v1/logs' });
-    expect(logs.status).toBe(404);
-    expect(json(logs.body).detail).toBe(
-      'this collector receives traces and metrics: POST /v1/traces, POST /v1/metrics (not /v1/logs)',
+    const profiles = await postTraces(collector.url, '{}', JSON_CT, { path: '/v1/profiles' });
+    expect(profiles.status).toBe(404);
+    expect(json(profiles.body).detail).toBe(
+      'no route for POST /v1/profiles; OTLP traces go to POST /v1/traces, metrics to POST /v1/metrics, logs to POST /v1/logs',
     );
   });
 

@@ -165,15 +165,16 @@ describe('other endpoints answer RFC 9457 problem+json', () => {
       type: 'about:blank',
       title: 'Not Found',
       status: 404,
-      detail: 'no route for GET /nope; OTLP traces go to POST /v1/traces, metrics to POST /v1/metrics',
+      detail:
+        'no route for GET /nope; OTLP traces go to POST /v1/traces, metrics to POST /v1/metrics, logs to POST /v1/logs',
     });
   });
 
-  it('404 naming the signals it takes for /v1/logs', async () => {
-    const res = await postTraces(collector.url, '{}', JSON_CT, { path: '/v1/logs' });
+  it('404 naming the signals it takes for another OTLP path', async () => {
+    const res = await postTraces(collector.url, '{}', JSON_CT, { path: '/v1/profiles' });
     expect(res.status).toBe(404);
     expect(JSON.parse(res.body.toString()).detail).toBe(
-      'this collector receives traces and metrics: POST /v1/traces, POST /v1/metrics (not /v1/logs)',
+      'no route for POST /v1/profiles; OTLP traces go to POST /v1/traces, metrics to POST /v1/metrics, logs to POST /v1/logs',
     );
   });
 

@@ -83,6 +83,8 @@ beforeAll(async () => {
     FAULTLINE_DATA_DIR: join(dir, 'embedded-unused'),
     FAULTLINE_SPOOL_DIR: join(dir, 'spool'),
     FAULTLINE_ALERT_INTERVAL_S: '1',
+    // A handful of calls per service: judge any window with traffic (the default asks for 250).
+    FAULTLINE_ALERT_MIN_EVENTS: '1',
     FAULTLINE_ALERT_WEBHOOK_URL: hook.url,
   };
   // The operator migrates first (the dashboard alone never alters the schema): a dry run shows the

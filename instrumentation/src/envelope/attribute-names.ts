@@ -47,6 +47,16 @@ export const ATTR_CALLER_SPAN_ID = 'faultline.caller_span_id';
  * or `checkout` (a pool checkout or connect that succeeded); absent on an ordinary logical call.
  */
 export const ATTR_CALL_ROLE = 'faultline.call_role';
+/**
+ * On a failed span below an agent's tool call (an HTTP request, a query inside the tool), and on
+ * the tool call itself where its own attributes do not say: the tool, agent and model of the call
+ * the failure happened in, taken from the enclosing spans in the process (the AI SDK puts the
+ * model on its generateText span, not on the tool span). Read after the GenAI and AI SDK
+ * attributes by faultline_tool_name / _agent_name / _model_name (sql/schema/007_agent_rules.sql).
+ */
+export const ATTR_TOOL = 'faultline.tool';
+export const ATTR_AGENT = 'faultline.agent';
+export const ATTR_MODEL = 'faultline.model';
 /** W3C baggage key that carries the correlation id across services. */
 export const BAGGAGE_CORRELATION_ID = 'faultline.correlation_id';
 /**
@@ -60,6 +70,13 @@ export const ATTR_ENTRY = 'faultline.entry';
  */
 export const ATTR_CLASSIFIED_BY = 'faultline.classified_by';
 export const CLASSIFIED_BY_COLLECTOR = 'collector';
+/**
+ * `log` on a span the collector classified with the exception of a log record that explains it
+ * (same trace and span id) because the span carried no exception event of its own: its envelope is
+ * no guess, so sql/schema/070_otel_logs.sql never replaces it.
+ */
+export const ATTR_EXCEPTION_FROM = 'faultline.exception_from';
+export const EXCEPTION_FROM_LOG = 'log';
 /**
  * Resource attribute (semconv `telemetry.distro.name`) the preload exports under: it tells the
  * collector which spans left their derivable attributes off the wire (derived-attributes.ts).

@@ -39,6 +39,7 @@ import { classifyUndiciError, isFetchFailure } from './classify-undici-error.js'
 import { classifyVendorCodeError } from './classify-vendor-code-error.js';
 import { findEmbeddedHttp } from './find-embedded-http.js';
 import { normalizeUnknown } from './normalize-unknown.js';
+import { retryAfterFieldHeaders } from './retry-after-field.js';
 import { errorName, isObjectLike, read, readCode, readHttpStatus, readString } from './safe-read.js';
 import { sourceOfSystem } from './system-source.js';
 import type { Verdict } from './verdict.js';
@@ -180,7 +181,7 @@ function classifyValue(err: unknown, ctx: ClassifyContext | undefined, seen: unk
 
   const status = readHttpStatus(err, 'status') ?? readHttpStatus(err, 'statusCode');
   if (status !== undefined) {
-    const env = classifyResponse({ status });
+    const env = classifyResponse({ status, headers: retryAfterFieldHeaders(err) });
     if (env !== null) {
       const { class: cls, code, retryable, retry_after: retryAfter } = env;
       return { class: cls, code, source: 'http', retryable, retryAfter, raw: {}, http: env };
@@ -271,6 +272,20 @@ function toEnvelope(err: unknown, ctx: ClassifyContext | undefined, verdict: Ver
     correlationId: ctx?.correlationId,
     raw: verdict.raw,
   });
+}
+
+/**
+ * The envelope of a thrown value some rule recognised; null where nothing did (classifyError would
+ * answer `permanent` with the value kept in raw). For callers with a further reading of their own:
+ * a tool's error, whose message may still state a status or a SQLSTATE (tool/classify-tool-error.ts).
+ */
+export function classifyKnownError(err: unknown, ctx?: ClassifyContext): Envelope | null {
+  try {
+    const verdict = classifyValue(err, ctx, []);
+    return verdict === null ? null : toEnvelope(err, ctx, verdict);
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,8 +1,10 @@
+import { isToolCall } from '../envelope/agent-fields.js';
 import { dbSystemOf } from '../envelope/db-system.js';
 import { failingHttpStatusOf, httpStatusOf } from '../envelope/http-status-of.js';
 import { sourceOf } from '../envelope/span-source.js';
 import { classifyError } from '../error/classify-error.js';
 import { classifyHttpResponse } from '../http/classify-http-response.js';
+import { asToolFailure } from '../tool/tool-source.js';
 import type { Envelope } from '../types.js';
 import { AWS_CODE_IN_TEXT } from './driver-texts.js';
 import { errorLikeOf, spanErrorOf } from './error-like-of.js';
@@ -61,5 +63,7 @@ export function envelopeOfFailedSpan(span: FailedSpanFields, correlationId: stri
       ctx,
     );
   }
-  return classifyError(errorLikeOf(err, system, attrs['db.response.status_code']), ctx);
+  const envelope = classifyError(errorLikeOf(err, system, attrs['db.response.status_code']), ctx);
+  // An agent's tool call that failed saying nothing of what beneath it failed: the tool's own.
+  return isToolCall(attrs) ? asToolFailure(envelope) : envelope;
 }

@@ -5,6 +5,7 @@ import {
   NODE_SOCKET_CODE,
   SOCKET_CODE_BY_TEXT,
 } from './driver-texts.js';
+import { httpStatusInText, retryAfterInText } from './http-status-texts.js';
 import { libraryFields, typeCode } from './library-fields.js';
 import { PG_SANITIZED } from './library-texts.js';
 import { SQLSTATE_BY_CONDITION, SQLSTATE_BY_TEXT, SQLSTATE_IN_TEXT } from './postgres-conditions.js';
@@ -94,6 +95,15 @@ export function errorLikeOf(err: SpanError, system: string | undefined, dbStatus
     }
   }
   if (libraryFields(err, system, out)) return out;
+  // A status the text states (a tool's "HTTP 429 Too Many Requests; retry after 2s"): classified as
+  // the response it describes, with the wait as the Retry-After it restates.
+  const status = httpStatusInText(text);
+  if (status !== undefined) {
+    out.status = status;
+    const wait = retryAfterInText(text);
+    if (wait !== undefined) out.headers = { 'retry-after': String(wait) };
+    return out;
+  }
   const code =
     NODE_SOCKET_CODE.exec(text)?.[1] ??
     NODE_SOCKET_CODE.exec(err.type ?? '')?.[1] ??

@@ -1,3 +1,4 @@
+import { MYSQL_ERRNO_BY_TEXT } from './driver-texts.js';
 import { MQTT_TEXT } from './library-texts.js';
 import { SQLSTATE_BY_CONDITION, SQLSTATE_BY_TEXT } from './postgres-conditions.js';
 import type { SpanError } from './span-error.js';
@@ -60,7 +61,7 @@ const NATS_CODES = new Set([
  */
 export function systemOfError(err: SpanError): string | undefined {
   const type = err.type;
-  if (type === undefined) return undefined;
+  if (type === undefined || GENERIC_TYPES.has(type)) return systemOfText(err.message);
   if (MYSQL_SYMBOLIC.test(type)) return 'mysql';
   if (
     SQLSTATE.test(type) &&
@@ -69,5 +70,22 @@ export function systemOfError(err: SpanError): string | undefined {
     return 'postgresql';
   if ((NUMERIC.test(type) || MQTT_CLASSES.has(type)) && MQTT_TEXT.test(err.message)) return 'mqtt';
   if (type === err.message && NATS_CODES.has(type)) return 'nats';
+  return undefined;
+}
+
+/**
+ * Names that say nothing of whose error it is: the generic ones, and pg's DatabaseError, whose
+ * `name` is "error" (pg-protocol), as an error passed on by hand (a tool's, through the AI SDK's
+ * exception event) keeps it.
+ */
+const GENERIC_TYPES = new Set(['Error', 'error', 'DatabaseError', 'QueryFailedError']);
+
+/**
+ * A server's own words when nothing else names the system: PostgreSQL's and MySQL's texts
+ * (SQLSTATE_BY_TEXT, MYSQL_ERRNO_BY_TEXT: phrases only those servers print).
+ */
+function systemOfText(message: string): string | undefined {
+  if (SQLSTATE_BY_TEXT.some(([re]) => re.test(message))) return 'postgresql';
+  if (MYSQL_ERRNO_BY_TEXT.some(([re]) => re.test(message))) return 'mysql';
   return undefined;
 }

@@ -7,6 +7,7 @@ const MAX_TTL_DAYS = 36_500;
 export const TTL_COLUMNS: Readonly<Record<string, string>> = {
   otel_traces: 'toDateTime(Timestamp)',
   otel_traces_trace_id_ts: 'toDateTime(Start)',
+  otel_logs: 'TimestampTime',
   failures: 'toDateTime(Timestamp)',
   calls_1m: 'minute',
   failure_codes_1m: 'minute',
@@ -15,6 +16,7 @@ export const TTL_COLUMNS: Readonly<Record<string, string>> = {
   service_endpoints: 'hour',
   workflows_rollup: 'toDateTime(started_at)',
   retry_attempts: 'toDateTime(Timestamp)',
+  tool_calls: 'toDateTime(Timestamp)',
 };
 
 /**

@@ -27,6 +27,22 @@ export interface BackfillStep {
   targetTime: string;
   source: string;
   sourceTime: string;
+  /**
+   * The views of `views` that read another table than `source`, with that table's time column: log
+   * records write failures too (070), and rebuilding failures replays them after the spans' views.
+   */
+  viewSources?: Readonly<Record<string, BackfillSource>>;
+}
+
+/** A table a backfill replays a view's SELECT over, and its time column (the cutoff's). */
+export interface BackfillSource {
+  source: string;
+  sourceTime: string;
+}
+
+/** What a view of a step reads: its own source when it names one, else the step's. */
+export function sourceOfView(step: BackfillStep, view: string): BackfillSource {
+  return step.viewSources?.[view] ?? { source: step.source, sourceTime: step.sourceTime };
 }
 
 export const BACKFILL_STEPS: readonly BackfillStep[] = [
@@ -34,11 +50,22 @@ export const BACKFILL_STEPS: readonly BackfillStep[] = [
     kind: 'backfill',
     version: 10,
     name: 'failures',
-    views: ['failures_mv_v3', 'failures_prior_attempts_mv_v2'],
+    // The log records' views after the spans': failures_log_informed_mv replaces the guesses the
+    // spans' rows hold, so those rows must be there first.
+    views: [
+      'failures_mv_v3',
+      'failures_prior_attempts_mv_v2',
+      'failures_from_logs_mv',
+      'failures_log_informed_mv',
+    ],
     target: 'failures',
     targetTime: 'Timestamp',
     source: 'otel_traces',
     sourceTime: 'Timestamp',
+    viewSources: {
+      failures_from_logs_mv: { source: 'otel_logs', sourceTime: 'Timestamp' },
+      failures_log_informed_mv: { source: 'otel_logs', sourceTime: 'Timestamp' },
+    },
   },
   {
     kind: 'backfill',
@@ -67,6 +94,16 @@ export const BACKFILL_STEPS: readonly BackfillStep[] = [
     views: ['service_endpoints_mv'],
     target: 'service_endpoints',
     targetTime: 'last_seen',
+    source: 'otel_traces',
+    sourceTime: 'Timestamp',
+  },
+  {
+    kind: 'backfill',
+    version: 80,
+    name: 'tool_calls',
+    views: ['tool_calls_mv'],
+    target: 'tool_calls',
+    targetTime: 'Timestamp',
     source: 'otel_traces',
     sourceTime: 'Timestamp',
   },
@@ -148,15 +185,20 @@ export function backfillAction(
  * <source>` becomes a subquery of those rows under the same name, so qualified column references
  * (`otel_traces.SpanKind`) still resolve. The SELECT is the view's own, as ClickHouse stores it.
  */
-export function backfillInsert(step: BackfillStep, asSelect: string, columns: readonly string[]): string {
-  const from = new RegExp(`\\bFROM\\s+(?:\`?\\w+\`?\\.)?\`?${step.source}\`?(?=[\\s)]|$)`);
+export function backfillInsert(
+  step: BackfillStep,
+  asSelect: string,
+  columns: readonly string[],
+  { source, sourceTime }: BackfillSource = step,
+): string {
+  const from = new RegExp(`\\bFROM\\s+(?:\`?\\w+\`?\\.)?\`?${source}\`?(?=[\\s)]|$)`);
   if (!from.test(asSelect))
     throw new Error(
-      `backfill ${step.name}: the view's SELECT does not read FROM ${step.source}; update BACKFILL_STEPS.`,
+      `backfill ${step.name}: the view's SELECT does not read FROM ${source}; update BACKFILL_STEPS.`,
     );
   const bounded = asSelect.replace(
     from,
-    `FROM (SELECT * FROM ${step.source} WHERE ${step.sourceTime} < {cutoff:DateTime64(9)}) AS ${step.source}`,
+    `FROM (SELECT * FROM ${source} WHERE ${sourceTime} < {cutoff:DateTime64(9)}) AS ${source}`,
   );
   // By name, as the view writes: INSERT … SELECT alone would match columns by position.
   const list = columns.map((c) => `\`${c.replace(/`/g, '``')}\``).join(', ');

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { type BackfillAction, type BackfillStep, backfillInsert } from './backfill-steps.js';
+import { type BackfillAction, type BackfillStep, backfillInsert, sourceOfView } from './backfill-steps.js';
 import { type AppliedStep, recordStep } from './schema-migrations.js';
 
 async function rows(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}) {
@@ -61,38 +61,48 @@ export async function runBackfill(
       clickhouse_settings: { mutations_sync: '2' },
     });
   }
-  const [src] = await rows(
-    client,
-    `SELECT count() AS n FROM ${step.source} WHERE ${step.sourceTime} < {cutoff:DateTime64(9)}`,
-    { cutoff },
-  );
-  const sourceRows = Number(src?.n ?? 0);
-  if (sourceRows > 0) {
-    for (const view of step.views) {
-      const [v] = await rows(
-        client,
-        'SELECT as_select FROM system.tables WHERE database = currentDatabase() AND name = {v:String}',
-        { v: view },
+  // Rows before the cutoff in each table the step's views read (the step's source first).
+  const sourceRows = new Map<string, number>();
+  for (const view of step.views) {
+    const { source, sourceTime } = sourceOfView(step, view);
+    if (sourceRows.has(source)) continue;
+    const [src] = await rows(
+      client,
+      `SELECT count() AS n FROM ${source} WHERE ${sourceTime} < {cutoff:DateTime64(9)}`,
+      { cutoff },
+    );
+    sourceRows.set(source, Number(src?.n ?? 0));
+  }
+  for (const view of step.views) {
+    const from = sourceOfView(step, view);
+    if (sourceRows.get(from.source) === 0) continue;
+    const [v] = await rows(
+      client,
+      'SELECT as_select FROM system.tables WHERE database = currentDatabase() AND name = {v:String}',
+      { v: view },
+    );
+    if (!v)
+      throw new Error(
+        `backfill ${step.name}: the view ${view} does not exist; apply the schema steps first.`,
       );
-      if (!v)
-        throw new Error(
-          `backfill ${step.name}: the view ${view} does not exist; apply the schema steps first.`,
-        );
-      const columns = (
-        await rows(
-          client,
-          'SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {v:String} ORDER BY position',
-          { v: view },
-        )
-      ).map((c) => String(c.name));
-      await client.command({
-        query: backfillInsert(step, String(v.as_select), columns),
-        query_params: { cutoff },
-      });
-    }
+    const columns = (
+      await rows(
+        client,
+        'SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {v:String} ORDER BY position',
+        { v: view },
+      )
+    ).map((c) => String(c.name));
+    await client.command({
+      query: backfillInsert(step, String(v.as_select), columns, from),
+      query_params: { cutoff },
+    });
   }
   const ms = performance.now() - t0;
   await recordStep(client, record, 'applied', ms, cutoff);
   const verb = run.action === 'rebuild' ? 'rebuilt from' : run.action === 'resume' ? 'resumed,' : '';
-  return `[backfill ${i}/${of}] ${step.target}: ${verb ? `${verb} ` : ''}${sourceRows} ${step.source} row(s) before ${cutoff} in ${Math.round(ms)} ms`;
+  const others = [...sourceRows]
+    .filter(([source]) => source !== step.source)
+    .map(([source, n]) => `, and ${n} ${source} row(s)`)
+    .join('');
+  return `[backfill ${i}/${of}] ${step.target}: ${verb ? `${verb} ` : ''}${sourceRows.get(step.source) ?? 0} ${step.source} row(s) before ${cutoff}${others} in ${Math.round(ms)} ms`;
 }

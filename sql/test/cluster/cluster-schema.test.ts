@@ -138,6 +138,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     );
     expect(key('alert_events')).toBe('rand()');
     expect(key('alert_deliveries')).toBe('rand()');
+    expect(key('alert_silences')).toBe('rand()');
   });
 
   it('puts every materialized view on the local tables: it reads _local tables only', async () => {
@@ -168,6 +169,8 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       otel_traces_trace_id_ts_mv: 'otel_traces_trace_id_ts_local',
       failures_mv_v3: 'failures_local',
       failures_prior_attempts_mv_v2: 'failures_local',
+      failures_from_logs_mv: 'failures_local',
+      failures_log_informed_mv: 'failures_local',
       dependency_calls_1m_mv: 'dependency_calls_1m_local',
       retry_attempts_mv_v2: 'retry_attempts_local',
       retry_attempts_prior_mv: 'retry_attempts_local',
@@ -177,6 +180,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       failure_codes_1m_mv: 'failure_codes_1m_local',
       service_names_mv: 'service_names_local',
       service_endpoints_mv: 'service_endpoints_local',
+      tool_calls_mv: 'tool_calls_local',
     });
   });
 
@@ -227,6 +231,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `span_key` UInt64 MATERIALIZED cityHash64(TraceId, SpanId)), (ADD COLUMN IF NOT EXISTS `parent_key` UInt64 MATERIALIZED cityHash64(TraceId, ParentSpanId))',
       "ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `caller_span_id` String EPHEMERAL ''), (ADD COLUMN IF NOT EXISTS `caller_key` UInt64 MATERIALIZED multiIf(caller_span_id != '', cityHash64(TraceId, caller_span_id), (SpanKind = 'Server') AND (ParentSpanId != ''), cityHash64(TraceId, ParentSpanId), 0))",
       'ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `weight` Float64 DEFAULT 1 AFTER dependency)',
+      "ALTER TABLE failures ON CLUSTER prod (ADD COLUMN IF NOT EXISTS `tool` LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER weight), (ADD COLUMN IF NOT EXISTS `agent` LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER tool), (ADD COLUMN IF NOT EXISTS `model` LowCardinality(String) DEFAULT '' CODEC(ZSTD(1)) AFTER agent)",
     ]);
   });
 
@@ -314,7 +319,10 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     expect(ttl).toContain(
       'ALTER TABLE default.call_counts_1m_local ON CLUSTER prod MODIFY TTL minute + toIntervalDay(7)',
     );
-    expect(ttl).toHaveLength(10);
+    expect(ttl).toContain(
+      'ALTER TABLE default.tool_calls_local ON CLUSTER prod MODIFY TTL toDateTime(Timestamp) + toIntervalDay(7)',
+    );
+    expect(ttl).toHaveLength(12);
     expect(ttl.every((s) => /^ALTER TABLE default\.\w+_local ON CLUSTER prod MODIFY TTL /.test(s))).toBe(
       true,
     );

@@ -182,6 +182,9 @@ describe('named queries', () => {
     UInt32: 1,
     // The burn windows of the budget queries (seconds).
     'Array(UInt32)': [300, 3600],
+    // A list of names (the request's endpoints, the fields that must be empty).
+    'Array(String)': [''],
+    UInt8: 0,
   };
 
   it('every sql/queries file passes the console as written (it offers them to copy and adapt)', async () => {

@@ -92,6 +92,7 @@ describe('the migrator', () => {
       'calls_1m',
       'dependency_calls_1m',
       'service_endpoints',
+      'tool_calls',
       'workflows_rollup',
       'failure_codes_1m',
       'retry_attempts',
@@ -103,10 +104,10 @@ describe('the migrator', () => {
       backfill: true,
       onProgress: (l) => lines.push(l),
     });
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(9);
     // failures and calls_1m were never emptied: nothing of otel_traces is older than their first row.
-    expect(lines[0]).toMatch(/^\[backfill 1\/8\] failures: 0 otel_traces row\(s\) before /);
-    expect(lines[5]).toMatch(/^\[backfill 6\/8\] failure_codes_1m: 8 failures row\(s\) before /);
+    expect(lines[0]).toMatch(/^\[backfill 1\/9\] failures: 0 otel_traces row\(s\) before /);
+    expect(lines[6]).toMatch(/^\[backfill 7\/9\] failure_codes_1m: 8 failures row\(s\) before /);
 
     const codes = await rows<{ code: string; n: string }>(
       'SELECT code, toString(sum(failures)) AS n FROM failure_codes_1m GROUP BY code ORDER BY code',

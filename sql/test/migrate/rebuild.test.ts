@@ -92,12 +92,13 @@ describe('a changed counting rule', () => {
     const changed = listSchemaSteps(changedDir)
       .filter((s) => before.get(s.file) !== s.checksum)
       .map((s) => s.name);
-    // faultline_source calls faultline_semconv_source; 010, 020, 040, 500 and 520 call it.
+    // faultline_source calls faultline_semconv_source; 010, 020, 040, 070, 500 and 520 call it.
     expect(changed).toEqual([
       'functions',
       'failures',
       'calls_1m',
       'dependency_calls_1m',
+      'otel_logs',
       'dashboard_workflows',
       'retry_attempts',
     ]);
@@ -109,7 +110,8 @@ describe('a changed counting rule', () => {
       { service: 'orders', calls: 'sdk', deps: 'sdk' },
     ]);
     const lines = await reopen(changedDir);
-    expect(lines.filter((l) => l.includes('created again')).length).toBe(8);
+    // failures_from_logs_mv (070) among them: it stores a record's source by faultline_source.
+    expect(lines.filter((l) => l.includes('created again')).length).toBe(9);
     expect(lines.filter((l) => /rebuilt from/.test(l)).length).toBe(7);
     await insertBatch(store.client, serializeRows([call('orders', dynamodb, T0 + 60_000)]));
     expect(await sources()).toEqual([

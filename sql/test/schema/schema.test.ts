@@ -270,12 +270,13 @@ describe('schema files', () => {
 
   it('apply again in order without error or data change (idempotent)', async () => {
     const files = await applySchema(store.client, resolveSqlDir(), { ttlDays: 7 });
-    expect(files.slice(0, 9)).toEqual([
+    expect(files.slice(0, 10)).toEqual([
       '000_schema_migrations.sql',
       '001_otel_traces.sql',
       '002_otel_traces_trace_id_ts.sql',
       '005_functions.sql',
       '006_dependency_function.sql',
+      '007_agent_rules.sql',
       '010_failures.sql',
       '020_calls_1m.sql',
       '030_first_hand_failures.sql',

@@ -19,6 +19,7 @@ import {
 import { sourceOf } from '../../envelope/span-source.js';
 import { type AttemptInfo, currentAttemptInfo } from '../../policy/attempt-context.js';
 import type { Envelope } from '../../types.js';
+import { scopedKey } from './agent-context.js';
 import type { AttemptTracker, FailedAttempt } from './attempt-tracker.js';
 import { correlationIdOfSpan } from './correlation.js';
 import { misroutes, operationKey } from './misrouted-retry.js';
@@ -58,7 +59,7 @@ export class RepeatAttempts {
     const info = currentAttemptInfo();
     if (info !== undefined && info.attempt > 1) this.retryContexts.set(span, info);
     if (this.tracker.size === 0 || !this.tracker.has(correlationId)) return;
-    const key = operationKey(attrs, name);
+    const key = scopedKey(operationKey(attrs, name), span);
     const earlier = key ? this.tracker.latest(correlationId, key) : undefined;
     if (earlier === undefined) return;
     this.repeatOf.set(span, earlier);
@@ -79,7 +80,7 @@ export class RepeatAttempts {
     ) {
       return;
     }
-    const key = operationKey(attrs, sdkSpan.name);
+    const key = scopedKey(operationKey(attrs, sdkSpan.name), span);
     if (key === undefined) {
       const info = this.retryContexts.get(span);
       if (info !== undefined) stampAttempt(span, attrs, info.attempt, info.previous);

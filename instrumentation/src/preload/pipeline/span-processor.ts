@@ -9,6 +9,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { isToolCall } from '../../envelope/agent-fields.js';
 import {
   ATTR_CALL_ROLE,
   ATTR_CALLER_SPAN_ID,
@@ -24,6 +25,7 @@ import { failingHttpStatusOf, httpStatusOf } from '../../envelope/http-status-of
 import { sourceOf } from '../../envelope/span-source.js';
 import { classifyHttpResponse } from '../../http/classify-http-response.js';
 import type { Envelope } from '../../types.js';
+import { markAgentContext, writeAgentContext } from './agent-context.js';
 import type { CallCounter } from './call-counter.js';
 import {
   isConnectSpan,
@@ -43,6 +45,7 @@ import { recordServerAnswer } from './server-answer.js';
 import { markFailed, setEnvelope } from './span-envelope.js';
 import { fileRecordedExceptions, hasSpanError } from './span-errors.js';
 import { callerOf, isEntry, markStart } from './span-marks.js';
+import { toolCallEnvelope } from './tool-call-envelope.js';
 
 /**
  * Gives every span its correlation id (successes too: the dashboard needs denominators), on the
@@ -100,6 +103,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       const caller =
         parentAttrs !== undefined ? callerOf(parent as object) : remote?.isRemote ? remote.spanId : '';
       markStart(span, entry, startedAt, caller);
+      markAgentContext(span, parent, sdkSpan.attributes);
       if (sdkSpan.kind !== SpanKind.INTERNAL) {
         // A root server span is the entry by what it is (derived-attributes.ts); a span whose
         // context held an invalid parent is a root too, yet not one this process received.
@@ -133,6 +137,13 @@ export class FaultlineSpanProcessor implements SpanProcessor {
       const kind = sdkSpan.kind;
       const attrs = sdkSpan.attributes;
       let failedLean = false;
+      // An agent's tool call fails by what it threw or returned (an MCP isError, { ok: false }),
+      // whatever its status says: classified first, so the branches below find its envelope.
+      const toolCall = isToolCall(attrs);
+      if (toolCall && attrs[ATTR_CLASS] === undefined) {
+        const envelope = toolCallEnvelope(span, sdkSpan);
+        if (envelope) setEnvelope(span, envelope);
+      }
       if (kind === SpanKind.CLIENT || kind === SpanKind.SERVER) {
         // A client span's source follows from its semconv attributes, which the collector reads
         // too; an envelope writes its own.
@@ -168,6 +179,7 @@ export class FaultlineSpanProcessor implements SpanProcessor {
         const envelope = this.classify(span, sdkSpan, attrs);
         if (envelope) setEnvelope(span, envelope);
       }
+      if (toolCall || attrs[ATTR_CLASS] !== undefined) writeAgentContext(span, attrs);
       // A failure row below a server span names the call it served (first_hand_failures: the
       // caller's call is its echo even when the server span between them did not fail).
       if (

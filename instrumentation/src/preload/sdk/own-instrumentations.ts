@@ -1,5 +1,7 @@
 import type { Instrumentation } from '@opentelemetry/instrumentation';
+import { aiInstrumentation } from '../clients/ai/index.js';
 import { betterSqlite3Instrumentation } from '../clients/better-sqlite3/index.js';
+import { mcpInstrumentation } from '../clients/mcp/index.js';
 import { mqttInstrumentation } from '../clients/mqtt/index.js';
 import { natsInstrumentation } from '../clients/nats/index.js';
 import { postgresJsInstrumentation } from '../clients/postgres-js/index.js';
@@ -16,4 +18,6 @@ export const OWN_INSTRUMENTATIONS: Record<string, () => Instrumentation> = {
   'better-sqlite3': betterSqlite3Instrumentation,
   nats: natsInstrumentation,
   mqtt: mqttInstrumentation,
+  ai: aiInstrumentation,
+  mcp: mcpInstrumentation,
 };

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { context, createContextKey, diag, type Span, SpanKind, type Tracer } from '@opentelemetry/api';
+import { context, createContextKey, diag, type Span, SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import { scopedKey } from '../../pipeline/agent-context.js';
 import { correlationIdOf } from '../../pipeline/correlation.js';
 import { MisroutedRetryError, operationKey } from '../../pipeline/misrouted-retry.js';
 import type { PreloadState } from '../../pipeline/preload-state.js';
@@ -149,7 +150,7 @@ function refuse(
   const url = new URL(isRequest ? input.url : String(input)).href;
   const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
   const attributes = { 'http.request.method': method, 'url.full': url };
-  const key = operationKey(attributes);
+  const key = scopedKey(operationKey(attributes), trace.getSpan(context.active()));
   const earlier = key ? state.misrouted.lookup(correlationId, key) : undefined;
   if (!earlier) return undefined;
   const span = tracer.startSpan(method, { kind: SpanKind.CLIENT, attributes });
