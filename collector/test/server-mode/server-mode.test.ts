@@ -131,7 +131,8 @@ function parseOverview(html: string) {
   }
   const budget: Record<string, { calls: number; failures: number }> = {};
   const row =
-    /<tr data-service="([^"]+)">.*?data-testid="budget-calls">([\d,]+)<.*?data-testid="budget-failures">([\d,]+)</gs;
+    // A count is the cell's text, or its link's (a count opens the rows it counts).
+    /<tr data-service="([^"]+)">.*?data-testid="budget-calls">(?:<a [^>]*>)?([\d,]+)<.*?data-testid="budget-failures">(?:<a [^>]*>)?([\d,]+)</gs;
   for (const m of html.matchAll(row)) {
     budget[m[1]!] = { calls: Number(m[2]!.replace(/,/g, '')), failures: Number(m[3]!.replace(/,/g, '')) };
   }
