@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import { Suspense } from 'react';
 import { ClassPatternDefs } from '../src/components/class-pattern-defs';
 import { NavLinks } from '../src/components/nav-links';
+import { TimeZoneToggle } from '../src/components/time-zone-toggle';
+import { displayZone } from '../src/server/display-zone';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -9,13 +11,16 @@ export const metadata: Metadata = {
   description: 'Which class of failure, from which source, is eating the reliability budget.',
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const zone = await displayZone();
   return (
     <html lang="en">
       <body>
         <ClassPatternDefs />
         <Suspense>
-          <NavLinks />
+          <NavLinks>
+            <TimeZoneToggle zone={zone} />
+          </NavLinks>
         </Suspense>
         <main>{children}</main>
       </body>

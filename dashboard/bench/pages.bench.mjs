@@ -208,6 +208,26 @@ try {
     ['dashboard/filter_options', { from, to }],
     ['dashboard/budget_failures (service filter)', { ...budgetFailures, service: 'payments' }],
   ]);
+  // What every failure page adds since issue 31: deploy markers and the filter suggestions (read on
+  // each render), and the panels under a code, version, endpoint or message filter.
+  const everything = {
+    ...narrowed,
+    code: '',
+    none: '',
+    outbound: 0,
+    counted: '',
+    left_out: 'validation',
+    endpoint: '',
+    q: '',
+    version: '',
+  };
+  await benchPanels('time and narrowing queries', [
+    ['dashboard/service_versions', { from, to, service: '', bucket: 900 }],
+    ['dashboard/narrowing_options', { from, to, service: '' }],
+    ['dashboard/narrowed_failures (message search)', { ...everything, q: 'timeout', limit: 5000 }],
+    ['dashboard/narrowed_failures (version)', { ...everything, version: '1.0.0', limit: 5000 }],
+    ['dashboard/narrowed_timeline (code)', { ...everything, code: '503', bucket: 900 }],
+  ]);
   await benchPanels('dependencies panel queries', [
     ['dashboard/dependencies', { ...narrowed, per_edge: 3 }],
     ['dashboard/dependencies (service filter)', { ...narrowed, service: 'payments', per_edge: 3 }],

@@ -5,8 +5,11 @@
 // Debian's Chromium (playwright-core, /usr/bin/chromium or CHROMIUM_PATH; never a downloaded
 // browser) takes a full-page PNG of each page at each width: <page>.png at 1440 px (the README's),
 // <page>-<width>.png at the others. The request page is reached as the on-call engineer reaches it:
-// the first failure group's example request, its failing span selected. Needs a built dashboard
-// (`npx next build`) and the demo's PostgreSQL, MariaDB and Redis.
+// the first failure group's example request, its failing span selected. The Alerts page is shown as
+// an incident reads it: a silence on payments in force (made through the dashboard's own route) and a service
+// that stopped sending (`reports`, a batch job whose burning calls end before the demo, stale after
+// FAULTLINE_ALERT_STALE_AFTER_S=120 here), so the script waits until its alerts are stale. Needs a
+// built dashboard (`npx next build`) and the demo's PostgreSQL, MariaDB and Redis.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +38,13 @@ if (widths.some((w) => !Number.isInteger(w) || w < 320 || w > 3840)) {
 function startFaultline(dataDir) {
   const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--otlp-port', '0'], {
     cwd: ROOT,
-    env: { ...process.env, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_CLICKHOUSE_URL: '' },
+    env: {
+      ...process.env,
+      FAULTLINE_DATA_DIR: dataDir,
+      FAULTLINE_CLICKHOUSE_URL: '',
+      FAULTLINE_ALERT_INTERVAL_S: '5',
+      FAULTLINE_ALERT_STALE_AFTER_S: '120',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((ok, ko) => {
@@ -66,6 +75,77 @@ function run(args) {
   });
 }
 
+const hex = (n, width) => n.toString(16).padStart(width, '0');
+
+/**
+ * `reports` (version 3.1.0): 300 calls to warehouse.internal:9000 in one second, a third failing
+ * transient 503, then nothing: it pages, and stops. OTLP/JSON, as any exporter may send it.
+ */
+async function sendStoppedService(otlp) {
+  const at = Date.now() - 20_000;
+  const kv = (key, value) => ({
+    key,
+    value: typeof value === 'number' ? { intValue: value } : { stringValue: value },
+  });
+  const spans = Array.from({ length: 300 }, (_, i) => {
+    const failed = i % 3 === 0;
+    const start = BigInt(at + i) * 1_000_000n;
+    return {
+      traceId: hex(Date.now(), 16) + hex(i + 1, 16),
+      spanId: hex(i + 1, 16),
+      name: 'GET /stock',
+      kind: 3,
+      startTimeUnixNano: String(start),
+      endTimeUnixNano: String(start + 20_000_000n),
+      attributes: [
+        kv('server.address', 'warehouse.internal'),
+        kv('server.port', 9000),
+        kv('url.full', 'http://warehouse.internal:9000/stock'),
+        kv('faultline.source', 'http'),
+        kv('faultline.correlation_id', `reports-${i}`),
+        ...(failed
+          ? [
+              kv('faultline.class', 'transient'),
+              kv('faultline.code', '503'),
+              kv('faultline.message', 'warehouse unavailable'),
+              kv('faultline.retryable', 'true'),
+            ]
+          : []),
+      ],
+      status: { code: failed ? 2 : 0 },
+    };
+  });
+  const body = {
+    resourceSpans: [
+      {
+        resource: { attributes: [kv('service.name', 'reports'), kv('service.version', '3.1.0')] },
+        scopeSpans: [{ scope: { name: 'screenshots' }, spans }],
+      },
+    ],
+  };
+  const res = await fetch(`${otlp}/v1/traces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`sending reports' spans: HTTP ${res.status} ${await res.text()}`);
+}
+
+/** A silence in force, made as the Alerts page makes one (its route, JSON from the page's origin). */
+async function silence(dashboard) {
+  const res = await fetch(`${dashboard}/api/alerts/silences`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: dashboard },
+    body: JSON.stringify({
+      service: 'payments',
+      duration: '2h',
+      author: 'ana',
+      reason: 'INC-42: the payment provider is degraded, their status page acknowledges it',
+    }),
+  });
+  if (res.status !== 201) throw new Error(`creating the silence: HTTP ${res.status} ${await res.text()}`);
+}
+
 const PAGES = [
   ['overview', '/?range=1h'],
   ['failures', '/failures?range=1h'],
@@ -80,6 +160,8 @@ const profile = mkdtempSync(join(tmpdir(), 'faultline-screenshots-chromium-'));
 const app = await startFaultline(dataDir);
 let browser;
 try {
+  await sendStoppedService(app.otlp);
+  await silence(app.dashboard);
   await run([
     'scripts/demo.mjs',
     '--duration',
@@ -97,6 +179,14 @@ try {
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
   });
   const page = await browser.newPage();
+  // Wait (at most 4 min) for reports' alerts to go stale: the Alerts page shows it with its reason.
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    await page.goto(`${app.dashboard}/alerts`);
+    if ((await page.locator('[data-testid="stale-alert"]').count()) > 0) break;
+    if (Date.now() > deadline) throw new Error('reports did not go stale within 4 minutes');
+    await page.waitForTimeout(5000);
+  }
   const shot = async (name, width) => {
     // Charts draw after hydration: wait for the network to settle, then a moment for recharts.
     await page.waitForLoadState('networkidle');

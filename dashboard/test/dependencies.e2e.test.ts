@@ -348,6 +348,8 @@ describe('the Overview by dependency', () => {
     const toS = Math.ceil(Date.now() / 60_000) * 60;
     const fromS = toS - 2 * 3600;
     const iso = (s: number) => new Date(s * 1000).toISOString().slice(0, 16);
+    // The inputs are 24-hour text in the reader's zone (UTC unless chosen): "2026-01-31 09:30".
+    const shown = (s: number) => iso(s).replace('T', ' ');
     for (const path of ['/', '/dependencies']) {
       await page.goto(
         `${app.dashboardUrl}${path}?from=${iso(fromS)}&to=${iso(toS)}&dependency=postgresql%20shop`,
@@ -356,7 +358,7 @@ describe('the Overview by dependency', () => {
       expect([
         await page.getByTestId('custom-from').inputValue(),
         await page.getByTestId('custom-to').inputValue(),
-      ]).toEqual([iso(fromS), iso(toS)]);
+      ]).toEqual([shown(fromS), shown(toS)]);
     }
     const got = await readEdges();
     expect(got.map(edgeKey)).toEqual(['checkout → postgresql shop']);

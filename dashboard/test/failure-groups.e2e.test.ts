@@ -110,7 +110,7 @@ describe('failure groups', () => {
     await page.getByTestId('group-version').first().click();
     await page.waitForURL(/version=2\.0\.0/);
     expect(await codes()).toEqual(['422']);
-    await expect(page.getByTestId('version-filter').textContent()).resolves.toContain('2.0.0');
+    await expect(page.getByTestId('failure-filter-version').textContent()).resolves.toContain('2.0.0');
     await page.goto(`${app.dashboardUrl}/failures?range=1h&state=new&version=1.0.0`);
     expect(await codes()).toEqual([]);
   });

@@ -6,7 +6,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function DependenciesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   return (
-    <PageFrame title="Dependencies" searchParams={await searchParams} showFailureFilters>
+    <PageFrame title="Dependencies" path="/dependencies" searchParams={await searchParams} showFailureFilters>
       {(params) => <DBDependencies params={params} />}
     </PageFrame>
   );

@@ -1,5 +1,6 @@
 import { ParamError } from '../../src/components/param-error';
 import { DBFailureGroups } from '../../src/containers/db-failure-groups';
+import { DBTimelineChart } from '../../src/containers/db-timeline-chart';
 import { PageFrame } from '../../src/containers/page-frame';
 import type { SearchParams } from '../../src/lib/dashboard-params';
 import { type FailureFilters, parseFailureFilters } from '../../src/lib/failure-selection';
@@ -10,10 +11,9 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?
 
 export default async function FailuresPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  // "New since": the range's start is the moment (pick it in the range controls), state=new the
-  // groups first seen after it; a version chip narrows to the groups seen in that release.
+  // "New since": the range's start is the moment (pick it in the range controls, or a deploy's
+  // "new in this release" link), state=new the groups first seen after it.
   const state = one(sp.state);
-  const version = one(sp.version).slice(0, 100);
   let filters: FailureFilters;
   try {
     filters = parseFailureFilters(sp);
@@ -26,8 +26,20 @@ export default async function FailuresPage({ searchParams }: { searchParams: Pro
     );
   }
   return (
-    <PageFrame title="Failures" searchParams={sp} showFailureFilters>
-      {(params) => <DBFailureGroups params={params} filters={filters} state={state} version={version} />}
+    <PageFrame
+      title="Failures"
+      path="/failures"
+      searchParams={sp}
+      showFailureFilters
+      failureFilters={filters}
+      keep={{ state: state || null }}
+    >
+      {(params) => (
+        <>
+          <DBTimelineChart params={params} filters={filters} />
+          <DBFailureGroups params={params} filters={filters} state={state} />
+        </>
+      )}
     </PageFrame>
   );
 }

@@ -1,7 +1,13 @@
 import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import type { DashboardParams } from '../lib/dashboard-params';
-import { type FailureFilters, failureFilterLinkParams, type NoneField } from '../lib/failure-selection';
+import {
+  type FailureFilters,
+  failureFilterLinkParams,
+  NO_FAILURE_FILTERS,
+  type NoneField,
+} from '../lib/failure-selection';
+import { NARROWING_KEYS, type Narrowing } from '../lib/narrowing';
 import { dashboardHref } from '../lib/url-state';
 
 const NONE_TEXT: Record<NoneField, string> = {
@@ -11,38 +17,52 @@ const NONE_TEXT: Record<NoneField, string> = {
   code: 'no code',
 };
 
+const NARROWING_TEXT: Record<keyof Narrowing, string> = {
+  code: 'code',
+  version: 'version',
+  endpoint: 'endpoint',
+  q: 'message contains',
+};
+
 /**
- * The Failures page's own filters, each said in words with a link that lifts it: a reader who came
- * from a number elsewhere sees why the total is what it is.
+ * The filters that narrow failures beyond the filter bar's selects (code, version, endpoint,
+ * message search) and, on the Failures page, its own (none, outbound, counted), each said in words
+ * with a link that lifts it: a reader who came from a number elsewhere sees why the total is what
+ * it is.
  */
 export function FailureFilterChips({
   params,
-  filters,
-  state,
-  version,
+  path,
+  filters = NO_FAILURE_FILTERS,
+  keep = {},
 }: {
   params: DashboardParams;
-  filters: FailureFilters;
-  state: string;
-  version: string;
+  /** The page the lifting links open (this one). */
+  path: string;
+  filters?: FailureFilters;
+  /** This page's own URL values the links keep (the Failures page's state). */
+  keep?: Record<string, string | null>;
 }) {
-  const without = (lift: Partial<FailureFilters>) =>
-    dashboardHref('/failures', params, {
+  const without = (lift: Partial<FailureFilters>, narrowing: Record<string, null> = {}) =>
+    dashboardHref(path, params, {
       ...failureFilterLinkParams({ ...filters, ...lift }),
-      state: state || null,
-      version: version || null,
+      ...keep,
+      ...narrowing,
     });
   const chips: { key: string; text: React.ReactNode; href: string }[] = [];
-  if (filters.code)
+  for (const key of NARROWING_KEYS) {
+    const value = params.narrow[key];
+    if (!value) continue;
     chips.push({
-      key: 'code',
+      key,
       text: (
         <>
-          code <code>{visibleText(filters.code)}</code>
+          {NARROWING_TEXT[key]} <code>{key === 'q' ? `“${visibleText(value)}”` : visibleText(value)}</code>
         </>
       ),
-      href: without({ code: '' }),
+      href: without({}, { [key]: null }),
     });
+  }
   for (const field of filters.none)
     chips.push({
       key: `none-${field}`,
@@ -63,7 +83,7 @@ export function FailureFilterChips({
   if (chips.length === 0) return null;
   return (
     <p className="filter-links" data-testid="failure-filters">
-      Only:{' '}
+      Only failures:{' '}
       {chips.map((c, i) => (
         <span key={c.key} className="nowrap" data-testid={`failure-filter-${c.key}`}>
           {i > 0 ? ' · ' : null}

@@ -1,9 +1,12 @@
 'use client';
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useState } from 'react';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
+import type { Narrowing } from '../lib/narrowing';
 import { RANGE_PRESETS } from '../lib/time-range';
+import { CustomRange } from './custom-range';
+import { type NarrowingChoices, NarrowingInputs } from './narrowing-inputs';
+import { ShareLink } from './share-link';
 
 export interface FilterBarProps {
   services: string[];
@@ -21,11 +24,10 @@ export interface FilterBarProps {
   /** The range the page shows (unix seconds), so a custom range in the URL fills the inputs. */
   fromS: number;
   toS: number;
-}
-
-/** Unix seconds as a datetime-local value, in UTC like the whole UI. */
-function localInput(unixS: number): string {
-  return new Date(unixS * 1000).toISOString().slice(0, 16);
+  /** The zone times are shown and typed in (the time zone toggle's). */
+  zone: string;
+  /** The code, version, endpoint and message filters, with their suggestions (pages that narrow failures). */
+  narrowing?: { value: Narrowing; choices: NarrowingChoices };
 }
 
 /** Writes every choice into the URL, so a reload, a link or a live refresh keeps it. */
@@ -40,13 +42,13 @@ export function FilterBar({
   periodDays,
   fromS,
   toS,
+  zone,
+  narrowing,
 }: FilterBarProps) {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
   const custom = params.get('from') !== null;
-  const [from, setFrom] = useState(custom ? localInput(fromS) : '');
-  const [to, setTo] = useState(custom ? localInput(toS) : '');
 
   function push(changes: Record<string, string | null>) {
     const next = new URLSearchParams(params.toString());
@@ -66,10 +68,9 @@ export function FilterBar({
     <form
       className="filter-bar"
       aria-label="Filters"
-      onSubmit={(e) => {
-        e.preventDefault();
-        push({ from, to, range: null });
-      }}
+      data-from-s={fromS}
+      data-to-s={toS}
+      onSubmit={(e) => e.preventDefault()}
     >
       <fieldset className="presets">
         <legend>Range</legend>
@@ -85,26 +86,15 @@ export function FilterBar({
           </button>
         ))}
       </fieldset>
-      <fieldset className="custom-range">
-        <legend>Custom (UTC)</legend>
-        <input
-          aria-label="from"
-          data-testid="custom-from"
-          type="datetime-local"
-          value={from}
-          onChange={(e) => setFrom(e.target.value)}
-        />
-        <input
-          aria-label="to"
-          data-testid="custom-to"
-          type="datetime-local"
-          value={to}
-          onChange={(e) => setTo(e.target.value)}
-        />
-        <button type="submit" data-testid="custom-apply" disabled={from === ''}>
-          Apply
-        </button>
-      </fieldset>
+      <CustomRange
+        // Remounted when the range changes (a zoom, a preset), so the inputs show the new one.
+        key={custom ? `${fromS}-${toS}-${zone}` : `now-${zone}`}
+        custom={custom}
+        fromS={fromS}
+        toS={toS}
+        zone={zone}
+        push={push}
+      />
       <label>
         Service{' '}
         <select
@@ -167,6 +157,7 @@ export function FilterBar({
           </select>
         </label>
       ) : null}
+      {narrowing ? <NarrowingInputs value={narrowing.value} choices={narrowing.choices} push={push} /> : null}
       {showSlo ? (
         <label>
           SLO %{' '}
@@ -207,6 +198,7 @@ export function FilterBar({
           />
         </label>
       ) : null}
+      <ShareLink fromS={fromS} toS={toS} />
     </form>
   );
 }

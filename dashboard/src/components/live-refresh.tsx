@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { formatZoned } from '../lib/zoned-time';
 
 const INTERVAL_MS = 10_000;
 
@@ -9,7 +10,7 @@ const INTERVAL_MS = 10_000;
  * router.refresh() re-renders the server components for the current URL, so filters (which live in
  * the URL) and client state such as an open <details> survive each refresh.
  */
-export function LiveRefresh({ renderedAt }: { renderedAt: number }) {
+export function LiveRefresh({ renderedAt, zone }: { renderedAt: number; zone: string }) {
   const router = useRouter();
   const [live, setLive] = useState(true);
   useEffect(() => {
@@ -24,7 +25,7 @@ export function LiveRefresh({ renderedAt }: { renderedAt: number }) {
         {INTERVAL_MS / 1000}s)
       </label>
       <span className="muted" data-testid="rendered-at">
-        updated {new Date(renderedAt).toISOString().slice(11, 19)} UTC
+        updated {formatZoned(renderedAt / 1000, zone, 'full').slice(11)}
       </span>
     </div>
   );

@@ -16,7 +16,7 @@ const PAGES = [
 ];
 
 /** Links carry the time range and filters along, so switching pages keeps the user's view. */
-export function NavLinks() {
+export function NavLinks({ children }: { children?: React.ReactNode }) {
   const pathname = usePathname();
   const params = useSearchParams();
   return (
@@ -31,6 +31,7 @@ export function NavLinks() {
           {p.label}
         </Link>
       ))}
+      <span className="nav-end">{children}</span>
     </nav>
   );
 }

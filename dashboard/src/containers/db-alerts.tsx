@@ -1,14 +1,18 @@
+import type { Silence } from '@faultline/collector';
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
-import { formatTimeUtc } from '../lib/format';
+import { formatTime } from '../lib/format';
 import {
   ALERT_HISTORY_ROWS,
   loadAlertDeliveries,
   loadAlertHistory,
   loadAlertStates,
 } from '../server/alert-data';
+import { collectorModule } from '../server/collector-module';
+import { displayZone } from '../server/display-zone';
+import { listSilences } from '../server/silences';
 
-const time = (ms: number) => formatTimeUtc(Math.floor(ms / 1000));
+export const alertTime = (ms: number, zone: string) => formatTime(Math.floor(ms / 1000), zone);
 
 /** The Overview for one service over an alert's time: from when it started to now (or its end). */
 export function overviewHref(service: string, fromMs: number, toMs: number): string {
@@ -21,9 +25,31 @@ export function overviewHref(service: string, fromMs: number, toMs: number): str
   return `/?${q.toString()}`;
 }
 
-/** Alerts firing now: each alert's latest transition, as the evaluator itself reads it. */
+function SilencedCell({ silence, zone }: { silence: Silence | undefined; zone: string }) {
+  if (!silence) return <td className="muted">—</td>;
+  return (
+    <td className="silence-active" data-testid="alert-silenced" title={silence.reason}>
+      until {alertTime(silence.endsAtMs, zone)} by {silence.author}
+    </td>
+  );
+}
+
+/**
+ * Alerts firing now, each marked with the silence that keeps it from the webhook: each alert's
+ * latest transition, as the evaluator itself reads it.
+ */
 export async function DBFiringAlerts() {
-  const firing = (await loadAlertStates()).filter((s) => s.state === 'firing');
+  const [states, zone, silences, { silenceMatches }] = await Promise.all([
+    loadAlertStates(),
+    displayZone(),
+    listSilences().catch(() => []),
+    collectorModule(),
+  ]);
+  const active = silences.filter((s) => s.status === 'active');
+  // The silence that keeps a firing alert from the webhook, as delivery decides it (silenceMatches).
+  const silencedBy = (a: { service: string; class: string; alertname: string }) =>
+    active.find((s) => silenceMatches(s, a));
+  const firing = states.filter((s) => s.state === 'firing');
   return (
     <section className="panel" aria-labelledby="firing-title">
       <h2 id="firing-title">Firing now</h2>
@@ -40,6 +66,7 @@ export async function DBFiringAlerts() {
               <th>severity</th>
               <th>burning class</th>
               <th>since</th>
+              <th>silenced</th>
               <th />
             </tr>
           </thead>
@@ -52,7 +79,8 @@ export async function DBFiringAlerts() {
                 <td>
                   <ClassBadge value={a.class} />
                 </td>
-                <td className="nowrap">{time(a.startedMs)}</td>
+                <td className="nowrap">{alertTime(a.startedMs, zone)}</td>
+                <SilencedCell silence={silencedBy(a)} zone={zone} />
                 <td>
                   <Link href={overviewHref(a.service, a.startedMs, Date.now())}>Overview at this time</Link>
                 </td>
@@ -67,7 +95,11 @@ export async function DBFiringAlerts() {
 
 /** Fired and resolved transitions, newest first, and what each receiver answered. */
 export async function DBAlertHistory() {
-  const [history, deliveries] = await Promise.all([loadAlertHistory(), loadAlertDeliveries()]);
+  const [history, deliveries, zone] = await Promise.all([
+    loadAlertHistory(),
+    loadAlertDeliveries(),
+    displayZone(),
+  ]);
   const failing = deliveries.filter((d) => !d.ok);
   return (
     <>
@@ -91,7 +123,7 @@ export async function DBAlertHistory() {
             <tbody>
               {history.map((h) => (
                 <tr key={`${h.key}-${h.atMs}-${h.state}`} data-testid="alert-transition" data-state={h.state}>
-                  <td className="nowrap">{time(h.atMs)}</td>
+                  <td className="nowrap">{alertTime(h.atMs, zone)}</td>
                   <td>
                     <Link href={overviewHref(h.service, h.startedMs, h.atMs)}>{h.service}</Link>
                   </td>
@@ -137,10 +169,16 @@ export async function DBAlertHistory() {
             <tbody>
               {deliveries.map((d) => (
                 <tr key={`${d.key}-${d.atMs}-${d.receiver}`} data-ok={String(d.ok)}>
-                  <td className="nowrap">{time(d.atMs)}</td>
+                  <td className="nowrap">{alertTime(d.atMs, zone)}</td>
                   <td>{d.receiver}</td>
                   <td>{d.state}</td>
-                  <td className={d.ok ? undefined : 'bad'}>{d.ok ? 'delivered' : `failed ${d.status}`}</td>
+                  <td className={d.ok ? undefined : 'bad'}>
+                    {d.state === 'silenced'
+                      ? 'withheld (silenced)'
+                      : d.ok
+                        ? 'delivered'
+                        : `failed ${d.status}`}
+                  </td>
                   <td className="num">{d.attempts}</td>
                   <td className="message">{d.error}</td>
                 </tr>

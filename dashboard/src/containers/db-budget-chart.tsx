@@ -9,6 +9,7 @@ import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { type FailureRows, failuresHref } from '../lib/failure-selection';
 import { formatCount, formatPercent } from '../lib/format';
 import { formatBurn, formatSeconds } from '../lib/format-duration';
+import { isNarrowed, NO_NARROWING } from '../lib/narrowing';
 import { dashboardHref } from '../lib/url-state';
 import { loadFiringByService } from '../server/alert-data';
 import { budgetSli, loadBudgets, loadBudgetTrust } from '../server/budget-data';
@@ -45,6 +46,9 @@ function FailureCount({
  */
 export async function DBBudgetChart({ params: pageParams }: { params: DashboardParams }) {
   const params = { ...pageParams, sli: budgetSli(pageParams) };
+  // The budget counts every code, version, endpoint and message: its counts open their rows unnarrowed.
+  const narrowed = isNarrowed(params.narrow);
+  const countParams = narrowed ? { ...params, narrow: NO_NARROWING } : params;
   const [budgets, firing, trust] = await Promise.all([
     loadBudgets(params),
     loadFiringByService(),
@@ -89,6 +93,12 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
         <p className="muted" data-testid="budget-dependency-note">
           The share of each service&apos;s budget that first-hand failures of calls to{' '}
           <code>{params.dependency}</code> spent, over the service&apos;s outbound calls.
+        </p>
+      ) : null}
+      {narrowed ? (
+        <p className="muted" data-testid="budget-narrowing-note">
+          The budget counts every code, version, endpoint and message: the filters above those narrow the
+          other panels only.
         </p>
       ) : null}
       {budgets.length === 0 ? (
@@ -174,7 +184,7 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
               })()}
               <td className="num" data-testid="budget-failures">
                 <FailureCount
-                  params={params}
+                  params={countParams}
                   rows={{ service: b.service, counted: 'yes' }}
                   value={b.failures}
                 />
@@ -185,7 +195,11 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
                   .map(([cls, n]) => (
                     <span key={cls} className="budget-class" data-class={cls} data-count={n}>
                       <ClassBadge value={cls} />{' '}
-                      <FailureCount params={params} rows={{ service: b.service, class: cls }} value={n} />
+                      <FailureCount
+                        params={countParams}
+                        rows={{ service: b.service, class: cls }}
+                        value={n}
+                      />
                     </span>
                   ))}
               </td>
@@ -197,7 +211,7 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
               {params.callerFaults === 'exclude' ? (
                 <td className="num" data-testid="budget-caller-faults">
                   <FailureCount
-                    params={params}
+                    params={countParams}
                     rows={{ service: b.service, counted: 'no' }}
                     value={b.callerFaults}
                   />

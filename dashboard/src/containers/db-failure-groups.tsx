@@ -2,13 +2,16 @@ import { visibleText } from '@faultline/sql/format';
 import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { DependencyName } from '../components/dependency-name';
-import { FailureFilterChips } from '../components/failure-filter-chips';
 import type { DashboardParams } from '../lib/dashboard-params';
+import { type DeployMarker, deployAnchor } from '../lib/deploy-markers';
 import { type FailureFilters, failureFilterLinkParams, NO_FAILURE_FILTERS } from '../lib/failure-selection';
-import { formatCount, formatTimeShort, formatTimeUtc } from '../lib/format';
+import { formatCount, formatTime, formatTimeShort } from '../lib/format';
 import { requestHref } from '../lib/request-href';
+import { isoParam } from '../lib/time-range';
 import { dashboardHref } from '../lib/url-state';
 import { loadCallees } from '../server/dependency-callees';
+import { loadDeployMarkers } from '../server/deploy-data';
+import { displayZone } from '../server/display-zone';
 import {
   FAILURE_GROUP_LIMIT,
   FAILURE_GROUP_LOOKBACK_DAYS,
@@ -31,36 +34,48 @@ function exampleHref(g: FailureGroup): string {
   return requestHref(g.exampleCorrelationId || g.exampleTraceId, g.exampleSpanId || undefined);
 }
 
+/** The newest deploy of that service's version in the range, if the range holds it. */
+function deployOf(deploys: readonly DeployMarker[], service: string, version: string) {
+  return deploys.findLast((d) => d.service === service && d.version === version);
+}
+
 /** Failure groups (service, dependency, class, code): which are new, which came back, which grow. */
 export async function DBFailureGroups({
   params,
   filters = NO_FAILURE_FILTERS,
   state = '',
-  version = '',
 }: {
   params: DashboardParams;
-  /** The Failures page's own filters (code, none, outbound, counted). */
+  /** The Failures page's own filters (none, outbound, counted). */
   filters?: FailureFilters;
   /** Only the groups of this state ('' = all). */
   state?: string;
-  /** Only the groups seen in this service.version ('' = all). */
-  version?: string;
 }) {
-  const [all, callees] = await Promise.all([loadFailureGroups(params, filters), loadCallees(params)]);
+  const [all, callees, deploys, zone] = await Promise.all([
+    loadFailureGroups(params, filters),
+    loadCallees(params),
+    loadDeployMarkers(params.range, params.service),
+    displayZone(),
+  ]);
   const counts = { new: 0, regressed: 0, ongoing: 0 };
   for (const g of all) counts[g.state] += 1;
-  const groups = all.filter(
-    (g) => (state === '' || g.state === state) && (version === '' || g.versions.includes(version)),
-  );
+  const groups = all.filter((g) => state === '' || g.state === state);
   const total = groups.reduce((s, g) => s + g.failures, 0);
-  // This page with the state and version filters changed ('' removes one), the others kept.
-  const here = (extra: { state?: string; version?: string }) => {
-    const next = { state, version, ...extra };
-    return dashboardHref('/failures', params, {
+  // This page with its state changed ('' removes it), the other filters kept.
+  const here = (changes: Record<string, string | number | null>) =>
+    dashboardHref('/failures', params, {
       ...failureFilterLinkParams(filters),
-      state: next.state || null,
-      version: next.version || null,
+      state: state || null,
+      ...changes,
     });
+  // "New in this release": the failures of that version new since its deploy, the range starting
+  // at the deploy marker (and the page scrolled to it); a release deployed before the range is
+  // new since the range start.
+  const releaseHref = (service: string, version: string) => {
+    const d = deployOf(deploys, service, version);
+    if (!d) return here({ state: 'new', version });
+    const fromS = Math.floor(d.atMs / 60_000) * 60;
+    return `${here({ state: 'new', version, range: null, from: isoParam(fromS), to: isoParam(params.range.toS) })}#${deployAnchor(service, version)}`;
   };
   return (
     <section className="panel" aria-labelledby="groups-title">
@@ -78,7 +93,6 @@ export async function DBFailureGroups({
           Open as a query
         </Link>
       </p>
-      <FailureFilterChips params={params} filters={filters} state={state} version={version} />
       <p data-testid="groups-summary">
         {counts.new} new, {counts.regressed} regressed, {counts.ongoing} ongoing
       </p>
@@ -99,18 +113,12 @@ export async function DBFailureGroups({
             {state === s ? (
               <strong aria-current="true">{s || 'all'}</strong>
             ) : (
-              <Link data-testid={`state-${s || 'all'}`} href={here({ state: s })}>
+              <Link data-testid={`state-${s || 'all'}`} href={here({ state: s || null })}>
                 {s === 'new' ? 'new since the range start' : s || 'all'}
               </Link>
             )}{' '}
           </span>
         ))}
-        {version ? (
-          <span data-testid="version-filter">
-            · in version <code>{visibleText(version)}</code> (
-            <Link href={here({ version: '' })}>any version</Link>)
-          </span>
-        ) : null}
       </nav>
       {groups.length === 0 ? (
         <p className="muted" data-testid="groups-empty">
@@ -131,7 +139,7 @@ export async function DBFailureGroups({
               <th className="num" title="this range against the previous range of the same length">
                 trend (previous)
               </th>
-              <th>first / last seen (UTC)</th>
+              <th>first / last seen ({zone})</th>
               <th>versions</th>
             </tr>
           </thead>
@@ -151,7 +159,7 @@ export async function DBFailureGroups({
                 <td className={g.state === 'ongoing' ? undefined : 'bad'}>
                   <strong>{g.state}</strong>
                   {g.state === 'regressed' && g.lastSeenBefore > 0 ? (
-                    <span className="muted"> (last before: {formatTimeUtc(g.lastSeenBefore)})</span>
+                    <span className="muted"> (last before: {formatTime(g.lastSeenBefore, zone)})</span>
                   ) : null}
                 </td>
                 <td>
@@ -196,11 +204,11 @@ export async function DBFailureGroups({
                   <span className="muted stacked">from {formatCount(g.previous)}</span>
                 </td>
                 <td className="nowrap">
-                  <span className="stacked" title={`first seen ${formatTimeUtc(g.firstSeen)}`}>
-                    {formatTimeShort(g.firstSeen)}
+                  <span className="stacked" title={`first seen ${formatTime(g.firstSeen, zone)}`}>
+                    {formatTimeShort(g.firstSeen, zone)}
                   </span>
-                  <span className="stacked muted" title={`last seen ${formatTimeUtc(g.lastSeen)}`}>
-                    {formatTimeShort(g.lastSeen)}
+                  <span className="stacked muted" title={`last seen ${formatTime(g.lastSeen, zone)}`}>
+                    {formatTimeShort(g.lastSeen, zone)}
                   </span>
                 </td>
                 <td data-testid="group-versions">
@@ -208,7 +216,11 @@ export async function DBFailureGroups({
                     g.versions.map((v, i) => (
                       <span key={v}>
                         {i > 0 ? ', ' : ''}
-                        <Link data-testid="group-version" href={here({ version: v, state: 'new' })}>
+                        <Link
+                          data-testid="group-version"
+                          href={releaseHref(g.serviceId, v)}
+                          title={`failures new in ${v}${deployOf(deploys, g.serviceId, v) ? ', since its deploy' : ''}`}
+                        >
                           {visibleText(v)}
                         </Link>
                       </span>

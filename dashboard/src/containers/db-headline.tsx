@@ -5,15 +5,16 @@ import { FIRST_HAND } from '../components/counting-note';
 import { DependencyName } from '../components/dependency-name';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { failuresHref } from '../lib/failure-selection';
-import { formatCount, formatPercent, formatTimeUtc } from '../lib/format';
+import { formatCount, formatPercent, formatTime } from '../lib/format';
 import { dashboardHref } from '../lib/url-state';
 import { loadCallees } from '../server/dependency-callees';
+import { displayZone } from '../server/display-zone';
 import { foldMatrix, loadCallTotals, loadMatrixCells, topDependency } from '../server/overview-data';
 import { sqlConsoleHref } from '../server/sql-links';
 
-function rangeText(p: DashboardParams): string {
+function rangeText(p: DashboardParams, zone: string): string {
   if (p.range.preset) return `in the last ${p.range.preset}`;
-  return `from ${formatTimeUtc(p.range.fromS)} to ${formatTimeUtc(p.range.toS)}`;
+  return `from ${formatTime(p.range.fromS, zone)} to ${formatTime(p.range.toS, zone)}`;
 }
 
 /**
@@ -22,10 +23,11 @@ function rangeText(p: DashboardParams): string {
  * request is the next click: the cause in two.
  */
 export async function DBHeadline({ params }: { params: DashboardParams }) {
-  const [cells, totals, callees] = await Promise.all([
+  const [cells, totals, callees, zone] = await Promise.all([
     loadMatrixCells(params),
     loadCallTotals(params),
     loadCallees(params),
+    displayZone(),
   ]);
   const matrix = foldMatrix(cells, 'source');
   const h = pickHeadline(matrix, params.callerFaults);
@@ -58,7 +60,7 @@ export async function DBHeadline({ params }: { params: DashboardParams }) {
               ,
             </>
           ) : null}{' '}
-          eat the most budget {rangeText(params)}:{' '}
+          eat the most budget {rangeText(params, zone)}:{' '}
           <Link href={failuresHref(params, { class: h.class, source: h.source })}>
             <strong data-testid="headline-failures">{formatCount(h.failures)}</strong>
           </Link>{' '}
@@ -71,7 +73,7 @@ export async function DBHeadline({ params }: { params: DashboardParams }) {
           {params.callerFaults === 'exclude' ? ', caller faults left out' : ''}).
         </p>
       ) : (
-        <p>No first-hand failures counted against the budget {rangeText(params)}.</p>
+        <p>No first-hand failures counted against the budget {rangeText(params, zone)}.</p>
       )}
       <p className="totals muted">
         <span>

@@ -4,7 +4,8 @@ import { Fragment } from 'react';
 import { ClassBadge } from '../components/class-badge';
 import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
-import { formatDurationNs, formatTimeUtc } from '../lib/format';
+import { formatDurationNs, formatTime } from '../lib/format';
+import { displayZone } from '../server/display-zone';
 import { loadRecentWorkflows } from '../server/workflow-data';
 
 /** Newest workflows with steps and outcome; each links to its request view. */
@@ -15,7 +16,7 @@ export async function DBRecentWorkflows({
   params: DashboardParams;
   failedOnly: boolean;
 }) {
-  const rows = await loadRecentWorkflows(params, failedOnly);
+  const [rows, zone] = await Promise.all([loadRecentWorkflows(params, failedOnly), displayZone()]);
   return (
     <table data-testid="recent-workflows">
       <thead>
@@ -39,7 +40,7 @@ export async function DBRecentWorkflows({
                 <code>{visibleText(w.correlationId)}</code>
               </Link>
             </td>
-            <td className="nowrap">{formatTimeUtc(w.started)}</td>
+            <td className="nowrap">{formatTime(w.started, zone)}</td>
             <td className="num">{formatDurationNs(w.durationNs)}</td>
             <td>
               {w.serviceIds.map((s, i) => (

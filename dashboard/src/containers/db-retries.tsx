@@ -3,7 +3,8 @@ import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
-import { formatCount, formatDurationNs, formatPercent, formatTimeUtc } from '../lib/format';
+import { formatCount, formatDurationNs, formatPercent, formatTime } from '../lib/format';
+import { displayZone } from '../server/display-zone';
 import { loadMisrouted, loadRetriesByClass, loadRetrySummary, MISROUTED_LIMIT } from '../server/retry-data';
 import { sqlConsoleHref } from '../server/sql-links';
 
@@ -73,7 +74,7 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
 
 /** Repeats after a non-retryable envelope: the calls and time they wasted, by service and code. */
 export async function DBMisroutedRetries({ params }: { params: DashboardParams }) {
-  const rows = await loadMisrouted(params);
+  const [rows, zone] = await Promise.all([loadMisrouted(params), displayZone()]);
   return (
     <section className="panel" aria-labelledby="misrouted-title">
       <h2 id="misrouted-title">
@@ -113,7 +114,7 @@ export async function DBMisroutedRetries({ params }: { params: DashboardParams }
                 </td>
                 <td className="num">{formatCount(r.wastedCalls)}</td>
                 <td className="num">{formatDurationNs(r.wastedNs)}</td>
-                <td className="nowrap">{formatTimeUtc(r.lastSeen)}</td>
+                <td className="nowrap">{formatTime(r.lastSeen, zone)}</td>
                 <td>
                   <Link href={`/request?id=${encodeURIComponent(r.exampleCorrelationId)}`}>
                     <code>{visibleText(r.exampleCorrelationId)}</code>

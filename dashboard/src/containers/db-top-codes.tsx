@@ -4,9 +4,10 @@ import { DependencyName } from '../components/dependency-name';
 import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { failuresHref } from '../lib/failure-selection';
-import { formatCount, formatPercent, formatTimeShort, formatTimeUtc } from '../lib/format';
+import { formatCount, formatPercent, formatTime, formatTimeShort } from '../lib/format';
 import { dashboardHref } from '../lib/url-state';
 import { loadCallees } from '../server/dependency-callees';
+import { displayZone } from '../server/display-zone';
 import { loadTopCodes, TOP_CODES_LIMIT } from '../server/overview-data';
 
 /**
@@ -14,7 +15,11 @@ import { loadTopCodes, TOP_CODES_LIMIT } from '../server/overview-data';
  * groups of exactly its service, dependency, class, source and code (none named counts as a value).
  */
 export async function DBTopCodes({ params }: { params: DashboardParams }) {
-  const [codes, callees] = await Promise.all([loadTopCodes(params), loadCallees(params)]);
+  const [codes, callees, zone] = await Promise.all([
+    loadTopCodes(params),
+    loadCallees(params),
+    displayZone(),
+  ]);
   return (
     <section className="panel" aria-labelledby="codes-title">
       <h2 id="codes-title">
@@ -31,7 +36,7 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
             <th>code</th>
             <th className="num">failures</th>
             <th className="num">retryable</th>
-            <th>last seen (UTC)</th>
+            <th>last seen ({zone})</th>
             <th>example message</th>
           </tr>
         </thead>
@@ -86,8 +91,8 @@ export async function DBTopCodes({ params }: { params: DashboardParams }) {
                 </Link>
               </td>
               <td className="num">{formatPercent(c.failures ? c.retryableFailures / c.failures : 0, 0)}</td>
-              <td className="nowrap" title={formatTimeUtc(c.lastSeen)}>
-                {formatTimeShort(c.lastSeen)}
+              <td className="nowrap" title={formatTime(c.lastSeen, zone)}>
+                {formatTimeShort(c.lastSeen, zone)}
               </td>
               <td className="message">{c.exampleMessage}</td>
             </tr>

@@ -8,7 +8,9 @@ import {
   type Sli,
 } from '@faultline/collector/budget';
 import { FAILURE_CLASSES } from './failure-classes';
+import { type Narrowing, parseNarrowing } from './narrowing';
 import { parseTimeRange, type TimeRange } from './time-range';
+import { parsePrintable, type SearchParams, single } from './url-values';
 
 /** Everything a page reads from its URL. Filters live in the URL so a link (or a refresh) keeps them. */
 export interface DashboardParams {
@@ -29,14 +31,12 @@ export interface DashboardParams {
   sli: Sli;
   /** Whether caller-fault classes count against the budget (`?caller_faults=`, env FAULTLINE_BUDGET_CALLER_FAULTS). */
   callerFaults: CallerFaultMode;
+  /** Code, version, endpoint and message search (`?code=`, `?version=`, `?endpoint=`, `?q=`). */
+  narrow: Narrowing;
 }
 
-export type SearchParams = Record<string, string | string[] | undefined>;
-
-export function single(sp: SearchParams, key: string): string | undefined {
-  const value = sp[key];
-  return Array.isArray(value) ? value[0] : value;
-}
+export type { SearchParams } from './url-values';
+export { parsePrintable, single } from './url-values';
 
 const NAME_RE = /^[\w.:/@-]{0,200}$/;
 
@@ -46,20 +46,6 @@ function parseName(sp: SearchParams, key: string): string {
     throw new RangeError(
       `"${key}" must be a plain name (letters, digits, . _ - : / @), got ${JSON.stringify(value)}.`,
     );
-  }
-  return value;
-}
-
-/**
- * A dependency name or a failure code has spaces, braces and the like (`postgresql shop`,
- * `api.example.com /users/{id}`): any printable text the store can hold (faultline_dependency cuts
- * at 200 characters). It only ever travels as a typed query parameter.
- */
-export function parsePrintable(sp: SearchParams, key: string, what: string): string {
-  const value = single(sp, key) ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if ([...value].length > 200 || /[\u0000-\u001f\u007f]/.test(value)) {
-    throw new RangeError(`"${key}" must be ${what} of at most 200 printable characters.`);
   }
   return value;
 }
@@ -100,6 +86,7 @@ export function parseDashboardParams(sp: SearchParams, nowMs: number = Date.now(
     sli: sli === undefined ? defaults.sli : parseSli(sli, 'sli'),
     callerFaults:
       callerFaults === undefined ? defaults.callerFaults : parseCallerFaults(callerFaults, 'caller_faults'),
+    narrow: parseNarrowing(sp),
   };
 }
 

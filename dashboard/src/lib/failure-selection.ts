@@ -1,15 +1,16 @@
 import { CALLER_FAULT_CLASSES } from '@faultline/collector/budget';
-import { type DashboardParams, parsePrintable, type SearchParams, single } from './dashboard-params';
+import type { DashboardParams } from './dashboard-params';
+import { isNarrowed } from './narrowing';
 import { dashboardHref } from './url-state';
+import { type SearchParams, single } from './url-values';
 
 /**
- * The Failures page's filters beyond the shared ones (range, service, source, class, dependency):
- * what narrows its groups to exactly the rows a number on another page counts, so that a count of
- * 619 ECONNREFUSED opens a view whose total reads 619 (failure_groups.sql applies them).
+ * The Failures page's filters beyond the shared ones (range, service, source, class, dependency,
+ * and the narrowing: code, version, endpoint, q): what narrows its groups to exactly the rows a
+ * number on another page counts, so that a count of 619 ECONNREFUSED opens a view whose total
+ * reads 619 (failure_groups.sql applies them).
  */
 export interface FailureFilters {
-  /** One failure code; '' = every code. */
-  code: string;
   /** Fields that must be '' (a failure that names no dependency, no code, no source). */
   none: NoneField[];
   /** Only failures of outbound calls (CLIENT and PRODUCER): what the budget's calls SLI and Dependencies count. */
@@ -21,9 +22,9 @@ export interface FailureFilters {
 export const NONE_FIELDS = ['service', 'dependency', 'source', 'code'] as const;
 export type NoneField = (typeof NONE_FIELDS)[number];
 
-export const NO_FAILURE_FILTERS: FailureFilters = { code: '', none: [], outbound: false, counted: '' };
+export const NO_FAILURE_FILTERS: FailureFilters = { none: [], outbound: false, counted: '' };
 
-/** Reads `code`, `none`, `outbound` and `counted` from the URL; throws RangeError with a fix-it message. */
+/** Reads `none`, `outbound` and `counted` from the URL; throws RangeError with a fix-it message. */
 export function parseFailureFilters(sp: SearchParams): FailureFilters {
   const none = (single(sp, 'none') ?? '').split(',').filter((f) => f !== '');
   for (const field of none) {
@@ -41,7 +42,6 @@ export function parseFailureFilters(sp: SearchParams): FailureFilters {
     throw new RangeError(`"counted" is yes (counted against the budget) or no (left out), got "${counted}".`);
   }
   return {
-    code: parsePrintable(sp, 'code', 'a failure code'),
     none: none as NoneField[],
     outbound: outbound === '1',
     counted,
@@ -54,7 +54,7 @@ export function failureFilterQueryParams(
   f: FailureFilters,
 ): { code: string; none: string[]; outbound: number; counted: string; left_out: string[] } {
   return {
-    code: f.code,
+    code: p.narrow.code,
     none: f.none,
     outbound: f.outbound ? 1 : 0,
     counted: f.counted,
@@ -65,11 +65,42 @@ export function failureFilterQueryParams(
 /** These filters as URL values, to keep them on a link within the Failures page (null = absent). */
 export function failureFilterLinkParams(f: FailureFilters): Record<string, string | null> {
   return {
-    code: f.code || null,
     none: f.none.length > 0 ? f.none.join(',') : null,
     outbound: f.outbound ? '1' : null,
     counted: f.counted || null,
   };
+}
+
+/**
+ * Every filter as narrowed_failures.sql and narrowed_timeline.sql take them (lists as
+ * comma-separated text), beside the range.
+ */
+export function narrowedQueryParams(
+  p: DashboardParams,
+  f: FailureFilters = NO_FAILURE_FILTERS,
+): Record<string, string | number> {
+  const { code, none, outbound, counted, left_out } = failureFilterQueryParams(p, f);
+  return {
+    from: p.range.fromS,
+    to: p.range.toS,
+    service: p.service,
+    source: p.source,
+    class: p.class,
+    dependency: p.dependency,
+    code,
+    none: none.join(','),
+    outbound,
+    counted,
+    left_out: left_out.join(','),
+    endpoint: p.narrow.endpoint,
+    q: p.narrow.q,
+    version: p.narrow.version,
+  };
+}
+
+/** Whether the failure panels must read the narrowed queries: a narrowing or a Failures-page filter is set. */
+export function needsNarrowedQueries(p: DashboardParams, f: FailureFilters = NO_FAILURE_FILTERS): boolean {
+  return isNarrowed(p.narrow) || f.none.length > 0 || f.outbound || f.counted !== '';
 }
 
 /**

@@ -1,3 +1,5 @@
+import { formatZoned, UTC } from './zoned-time';
+
 const integer = new Intl.NumberFormat('en-US');
 
 export function formatCount(n: number): string {
@@ -14,11 +16,12 @@ export function formatDurationNs(ns: number): string {
   return `${(ns / 1e3).toFixed(0)} µs`;
 }
 
-export function formatTimeUtc(unixS: number): string {
-  return `${new Date(unixS * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+/** "2026-12-05 05:11:40 UTC" (or "+01:00" in a zone): the reader's zone, chosen by the toggle. */
+export function formatTime(unixS: number, zone: string = UTC): string {
+  return formatZoned(unixS, zone, 'full');
 }
 
-/** "12-05 05:11:40": month, day and time, UTC, for a table column whose header says UTC. */
-export function formatTimeShort(unixS: number): string {
-  return new Date(unixS * 1000).toISOString().slice(5, 19).replace('T', ' ');
+/** "12-05 05:11:40": month, day and time, for a table column whose header names the zone. */
+export function formatTimeShort(unixS: number, zone: string = UTC): string {
+  return formatZoned(unixS, zone, 'short');
 }

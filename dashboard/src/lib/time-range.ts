@@ -111,6 +111,11 @@ function alignToMinutes(fromS: number, toS: number, preset: RangePreset | null):
   return { fromS: from, toS: to, preset, bucketS: bucketFor(to - from) };
 }
 
+/** An absolute `from`/`to` value that reads as a time: "2026-01-31T09:30:00Z". */
+export function isoParam(unixS: number): string {
+  return new Date(unixS * 1000).toISOString().replace('.000Z', 'Z');
+}
+
 export function formatUtc(unixS: number): string {
   return new Date(unixS * 1000).toISOString().slice(0, 16).replace('T', ' ');
 }

@@ -1,4 +1,5 @@
 import type { DashboardParams, SearchParams } from './dashboard-params';
+import { NARROWING_KEYS, narrowingLinkParams } from './narrowing';
 
 /** Filters that follow the user from page to page. */
 export const SHARED_KEYS = [
@@ -13,6 +14,7 @@ export const SHARED_KEYS = [
   'period',
   'sli',
   'caller_faults',
+  ...NARROWING_KEYS,
 ] as const;
 
 export function toUrlSearchParams(sp: SearchParams): URLSearchParams {
@@ -64,5 +66,7 @@ export function dashboardHref(
   current.set('period', String(p.periodDays));
   current.set('sli', p.sli);
   current.set('caller_faults', p.callerFaults);
+  for (const [key, value] of Object.entries(narrowingLinkParams(p.narrow)))
+    if (value) current.set(key, value);
   return hrefWith(path, current, changes);
 }

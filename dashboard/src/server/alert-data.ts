@@ -1,4 +1,6 @@
 import type { AlertConfig, BurnBucket, BurnPoint } from '@faultline/collector';
+import { cache } from 'react';
+import { bucketFor } from '../lib/time-range';
 import { collectorModule } from './collector-module';
 import { idStr, num, str } from './run-panel-query';
 import { getStore } from './store';
@@ -49,12 +51,15 @@ function state(r: Row): AlertState {
   };
 }
 
-/** Every alert's latest transition (the evaluator's own state query): firing now is state = firing. */
-export async function loadAlertStates(): Promise<AlertState[]> {
+/**
+ * Every alert's latest transition (the evaluator's own state query): firing now is state = firing.
+ * Once per render: the firing, stale and burn panels all read it.
+ */
+export const loadAlertStates = cache(async (): Promise<AlertState[]> => {
   const store = await getStore();
   const { rows } = await store.runNamed<Row>('alerts/alert_states', {});
   return rows.map(state);
-}
+});
 
 /**
  * Services with an alert firing now and the most severe of them, for the Overview's mark. The
@@ -111,42 +116,70 @@ export async function loadAlertConfig(): Promise<
   }
 }
 
-/** The burn-rate chart's span and resolution: 6 h in 5-minute buckets, read an hour early so the 1 h line is whole. */
+/** With no range picked, the burn chart looks back this far and starts at the first data in it. */
 export const BURN_CHART_HOURS = 6;
-export const BURN_CHART_BUCKET_S = 300;
 /** The rolling windows drawn (the page rules' windows that fit the chart). */
 export const BURN_CHART_WINDOWS: Record<string, number> = { '5m': 300, '1h': 3600 };
+const LONGEST_DRAWN_S = Math.max(...Object.values(BURN_CHART_WINDOWS));
 
-/** One service's burn rate over the last BURN_CHART_HOURS, counted as the budget and the evaluator count it. */
+export interface BurnChart {
+  points: BurnPoint[];
+  /** The chart's time axis, unix seconds: the range picked, or the first data to now. */
+  fromS: number;
+  toS: number;
+  bucketS: number;
+  /** The rolling windows drawn: those at least one bucket long. */
+  windows: string[];
+}
+
+/**
+ * One service's burn rate, counted as the budget and the evaluator count it, over `range` (a zoom)
+ * or, without one, from its first data of the last BURN_CHART_HOURS to now: four minutes of data
+ * fill the chart instead of sitting at the right edge of six hours. Read from a window early so
+ * the 1 h line is whole at the chart's start.
+ */
 export async function loadBurnSeries(
   service: string,
   config: AlertConfig,
+  range: { fromS: number; toS: number } | null,
   nowS: number,
-): Promise<BurnPoint[]> {
+): Promise<BurnChart> {
   const { burnSeries } = await collectorModule();
   const store = await getStore();
-  const toS = Math.floor(nowS / BURN_CHART_BUCKET_S) * BURN_CHART_BUCKET_S + BURN_CHART_BUCKET_S;
-  const chartFromS = toS - BURN_CHART_HOURS * 3600;
-  const fromS = chartFromS - Math.max(...Object.values(BURN_CHART_WINDOWS));
+  const bucketS = range ? Math.max(60, bucketFor(range.toS - range.fromS)) : 60;
+  const toS = range ? Math.ceil(range.toS / bucketS) * bucketS : Math.floor(nowS / 60) * 60 + 60;
+  const chartFromS = range ? Math.floor(range.fromS / bucketS) * bucketS : toS - BURN_CHART_HOURS * 3600;
+  const fromS = chartFromS - Math.ceil(LONGEST_DRAWN_S / bucketS) * bucketS;
   const { rows } = await store.runNamed<Row>('alerts/burn_series', {
     from: fromS,
     to: toS,
     service,
-    bucket_s: BURN_CHART_BUCKET_S,
+    bucket_s: bucketS,
   });
   const buckets = new Map<number, BurnBucket>();
-  for (let s = fromS; s < toS; s += BURN_CHART_BUCKET_S)
-    buckets.set(s, { startS: s, calls: 0, failuresByClass: {} });
+  for (let s = fromS; s < toS; s += bucketS) buckets.set(s, { startS: s, calls: 0, failuresByClass: {} });
   for (const r of rows) {
     const b = buckets.get(num(r.bucket_s));
     if (!b) continue;
     if (r.kind === 'calls') b.calls += num(r.n);
     else b.failuresByClass[str(r.class)] = (b.failuresByClass[str(r.class)] ?? 0) + num(r.n);
   }
-  return burnSeries([...buckets.values()], {
+  const windows = Object.entries(BURN_CHART_WINDOWS).filter(([, w]) => w >= bucketS);
+  const all = burnSeries([...buckets.values()], {
     slo: config.sloByService[service] ?? config.slo,
     callerFaults: config.callerFaults,
-    bucketS: BURN_CHART_BUCKET_S,
-    windowsS: BURN_CHART_WINDOWS,
-  }).filter((p) => p.startS >= chartFromS);
+    bucketS,
+    windowsS: Object.fromEntries(windows),
+  });
+  const firstData = range
+    ? chartFromS
+    : all.find((p) => p.startS >= chartFromS && (buckets.get(p.startS)?.calls ?? 0) > 0)?.startS;
+  const startS = firstData ?? toS - bucketS;
+  return {
+    points: all.filter((p) => p.startS >= startS),
+    fromS: startS,
+    toS,
+    bucketS,
+    windows: windows.map(([w]) => w),
+  };
 }

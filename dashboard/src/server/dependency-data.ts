@@ -1,7 +1,9 @@
 import { type BudgetInput, burnWindowParams, edgeBudgetShare } from '@faultline/collector/budget';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
+import { isNarrowed } from '../lib/narrowing';
 import { serviceCallCounts } from './budget-data';
+import { loadNarrowedFailures } from './narrowed-data';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export interface EdgeCode {
@@ -65,13 +67,55 @@ async function serviceCallInputs(p: DashboardParams): Promise<Map<string, Budget
 }
 
 /**
+ * The edges' first-hand failures under code, version, endpoint or message search: the failures of
+ * outbound calls that match, per edge, by class and code (the calls, latency and retries stay the
+ * edge's own: they have no code or message).
+ */
+async function narrowedEdgeFailures(
+  p: DashboardParams,
+): Promise<Map<string, { byClass: Record<string, number>; failures: number; topCodes: EdgeCode[] }>> {
+  const out = new Map<
+    string,
+    { byClass: Record<string, number>; failures: number; codes: Map<string, EdgeCode> }
+  >();
+  for (const r of await loadNarrowedFailures(p)) {
+    if (r.dependency === '' || r.outboundFailures === 0) continue;
+    const k = `${r.service}\u0000${r.dependency}`;
+    const e = out.get(k) ?? { byClass: {}, failures: 0, codes: new Map<string, EdgeCode>() };
+    e.byClass[r.class] = (e.byClass[r.class] ?? 0) + r.outboundFailures;
+    e.failures += r.outboundFailures;
+    const ck = `${r.class}\u0000${r.code}`;
+    const c = e.codes.get(ck) ?? { class: r.class, code: str(r.code), codeId: r.code, failures: 0 };
+    c.failures += r.outboundFailures;
+    e.codes.set(ck, c);
+    out.set(k, e);
+  }
+  return new Map(
+    [...out].map(([k, e]) => [
+      k,
+      {
+        byClass: e.byClass,
+        failures: e.failures,
+        topCodes: [...e.codes.values()]
+          .sort(
+            (a, b) =>
+              b.failures - a.failures || a.class.localeCompare(b.class) || a.codeId.localeCompare(b.codeId),
+          )
+          .slice(0, CODES_PER_EDGE),
+      },
+    ]),
+  );
+}
+
+/**
  * Service → dependency edges of the range (dependencies.sql), most budget
  * consumed first, then most first-hand failures, then most calls.
  */
 export async function loadDependencies(p: DashboardParams): Promise<DependencyEdge[]> {
-  const [rows, services] = await Promise.all([
+  const [rows, services, narrowed] = await Promise.all([
     panelQuery('dependencies', { ...failureQueryParams(p), per_edge: CODES_PER_EDGE }),
     serviceCallInputs(p),
+    isNarrowed(p.narrow) ? narrowedEdgeFailures(p) : null,
   ]);
   const settings = {
     slo: p.slo,
@@ -80,36 +124,43 @@ export async function loadDependencies(p: DashboardParams): Promise<DependencyEd
     nowS: Math.floor(Date.now() / 1000),
     callerFaults: p.callerFaults,
   };
-  const edges = rows.map((r): DependencyEdge => {
+  const edges = rows.flatMap((r): DependencyEdge[] => {
     const serviceId = idStr(r.service);
     const dependencyId = idStr(r.dependency);
+    const matched = narrowed?.get(`${serviceId}\u0000${dependencyId}`);
+    if (narrowed && !matched) return [];
     const calleeId = idStr(r.callee) === dependencyId ? '' : idStr(r.callee);
-    const byClass = Object.fromEntries(FAILURE_CLASSES.map((c) => [c, num(r[c])]));
+    const byClass = Object.fromEntries(
+      FAILURE_CLASSES.map((c) => [c, matched ? (matched.byClass[c] ?? 0) : num(r[c])]),
+    );
+    const failures = matched ? matched.failures : num(r.failures);
     const dominant = FAILURE_CLASSES.reduce<string>(
       (best, c) => ((byClass[c] ?? 0) > (best ? (byClass[best] ?? 0) : 0) ? c : best),
       '',
     );
     const service = services.get(serviceId);
-    return {
-      service: str(r.service),
-      serviceId,
-      dependency: str(r.dependency),
-      dependencyId,
-      callee: str(calleeId),
-      calleeId,
-      calleeUnsampled: idStr(r.callee) === '' ? 0 : num(r.callee_unsampled),
-      calls: num(r.calls),
-      retries: num(r.retries),
-      misrouted: num(r.misrouted),
-      failures: num(r.failures),
-      byClass,
-      dominantClass: dominant,
-      errorRate: num(r.error_rate),
-      p50Ms: num(r.p50_ms),
-      p95Ms: num(r.p95_ms),
-      budgetShare: service ? edgeBudgetShare(service, byClass, settings) : 0,
-      topCodes: topCodes(r.top_codes),
-    };
+    return [
+      {
+        service: str(r.service),
+        serviceId,
+        dependency: str(r.dependency),
+        dependencyId,
+        callee: str(calleeId),
+        calleeId,
+        calleeUnsampled: idStr(r.callee) === '' ? 0 : num(r.callee_unsampled),
+        calls: num(r.calls),
+        retries: num(r.retries),
+        misrouted: num(r.misrouted),
+        failures,
+        byClass,
+        dominantClass: dominant,
+        errorRate: matched ? (num(r.calls) === 0 ? 0 : failures / num(r.calls)) : num(r.error_rate),
+        p50Ms: num(r.p50_ms),
+        p95Ms: num(r.p95_ms),
+        budgetShare: service ? edgeBudgetShare(service, byClass, settings) : 0,
+        topCodes: matched ? matched.topCodes : topCodes(r.top_codes),
+      },
+    ];
   });
   return edges.sort(
     (a, b) =>

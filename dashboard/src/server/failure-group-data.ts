@@ -1,5 +1,6 @@
 import { type DashboardParams, filterQueryParams } from '../lib/dashboard-params';
 import { type FailureFilters, failureFilterQueryParams, NO_FAILURE_FILTERS } from '../lib/failure-selection';
+import { groupKey, loadNarrowedFailures, type NarrowedRow } from './narrowed-data';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export const FAILURE_GROUP_STATES = ['new', 'regressed', 'ongoing'] as const;
@@ -60,6 +61,69 @@ export function failureGroupExtraParams(
   };
 }
 
+/** Narrowed rows summed per group (over sources). */
+function byGroup(rows: readonly NarrowedRow[]): Map<string, NarrowedRow> {
+  const out = new Map<string, NarrowedRow>();
+  for (const r of rows) {
+    const k = groupKey(r);
+    const g = out.get(k);
+    if (!g) out.set(k, { ...r });
+    else {
+      g.failures += r.failures;
+      if (r.lastSeen > g.lastSeen)
+        Object.assign(g, {
+          lastSeen: r.lastSeen,
+          exampleCorrelationId: r.exampleCorrelationId,
+          exampleTraceId: r.exampleTraceId,
+          exampleSpanId: r.exampleSpanId,
+        });
+    }
+  }
+  return out;
+}
+
+/**
+ * The groups narrowed by version, endpoint or message search: a group's state and first seen stay
+ * the whole group's (failure_groups.sql's rule, in one place), its counts, trend, last seen and
+ * example become those of its failures that match; a group with none is left out.
+ */
+async function narrowGroups(
+  groups: FailureGroup[],
+  p: DashboardParams,
+  f: FailureFilters,
+): Promise<FailureGroup[]> {
+  const { fromS, toS } = p.range;
+  const [cur, prev] = await Promise.all([
+    loadNarrowedFailures(p, f),
+    loadNarrowedFailures(p, f, { fromS: fromS - (toS - fromS), toS: fromS }),
+  ]);
+  const now = byGroup(cur);
+  const before = byGroup(prev);
+  return groups.flatMap((g) => {
+    const key = groupKey({
+      service: g.serviceId,
+      dependency: g.dependencyId,
+      class: g.class,
+      code: g.codeId,
+    });
+    const n = now.get(key);
+    if (!n) return [];
+    const previous = before.get(key)?.failures ?? 0;
+    return [
+      {
+        ...g,
+        failures: n.failures,
+        previous,
+        trend: n.failures - previous,
+        lastSeen: n.lastSeen,
+        exampleCorrelationId: n.exampleCorrelationId,
+        exampleTraceId: n.exampleTraceId,
+        exampleSpanId: n.exampleSpanId,
+      },
+    ];
+  });
+}
+
 /** (service, dependency, class, code) groups of the range, newest and growing first (failure_groups.sql). */
 export async function loadFailureGroups(
   p: DashboardParams,
@@ -73,7 +137,7 @@ export async function loadFailureGroups(
     source,
     ...failureGroupExtraParams(p, f),
   });
-  return rows.map((r) => {
+  const groups = rows.map((r): FailureGroup => {
     const state = idStr(r.state);
     return {
       service: str(r.service),
@@ -97,4 +161,6 @@ export async function loadFailureGroups(
       exampleSpanId: idStr(r.example_span_id),
     };
   });
+  const { version, endpoint, q } = p.narrow;
+  return version || endpoint || q ? narrowGroups(groups, p, f) : groups;
 }

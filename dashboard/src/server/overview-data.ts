@@ -1,6 +1,14 @@
 import { burnWindowParams, type MatrixInputRow } from '@faultline/collector/budget';
 import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
+import {
+  type FailureFilters,
+  NO_FAILURE_FILTERS,
+  narrowedQueryParams,
+  needsNarrowedQueries,
+} from '../lib/failure-selection';
+import { isNarrowed } from '../lib/narrowing';
 import { serviceCallCounts } from './budget-data';
+import { loadNarrowedFailures } from './narrowed-data';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export interface MatrixCell extends MatrixInputRow {
@@ -10,6 +18,14 @@ export interface MatrixCell extends MatrixInputRow {
 
 /** First-hand failures by class, source and dependency, every filter of the page applied. */
 export async function loadMatrixCells(p: DashboardParams): Promise<MatrixCell[]> {
+  if (isNarrowed(p.narrow))
+    return (await loadNarrowedFailures(p)).map((r) => ({
+      class: str(r.class),
+      source: str(r.source),
+      dependency: r.dependency,
+      failures: r.failures,
+      retryableFailures: r.retryableFailures,
+    }));
   const rows = await panelQuery('overview_matrix', failureQueryParams(p));
   return rows.map((r) => ({
     class: str(r.failure_class),
@@ -55,8 +71,22 @@ export interface TimelinePoint {
   failures: number;
 }
 
-export async function loadTimeline(p: DashboardParams): Promise<TimelinePoint[]> {
-  const rows = await panelQuery('overview_timeline', { ...failureQueryParams(p), bucket: p.range.bucketS });
+/** The timeline's named query and parameters: narrowed_timeline when a filter beyond the selects is set. */
+export function timelineQuery(
+  p: DashboardParams,
+  f: FailureFilters = NO_FAILURE_FILTERS,
+): { name: string; params: Record<string, string | number> } {
+  return needsNarrowedQueries(p, f)
+    ? { name: 'narrowed_timeline', params: { ...narrowedQueryParams(p, f), bucket: p.range.bucketS } }
+    : { name: 'overview_timeline', params: { ...failureQueryParams(p), bucket: p.range.bucketS } };
+}
+
+export async function loadTimeline(
+  p: DashboardParams,
+  f: FailureFilters = NO_FAILURE_FILTERS,
+): Promise<TimelinePoint[]> {
+  const { name, params } = timelineQuery(p, f);
+  const rows = await panelQuery(name, params);
   return rows.map((r) => ({ t: num(r.t), class: str(r.failure_class), failures: num(r.failures) }));
 }
 
@@ -83,6 +113,23 @@ export interface TopCode {
 export const TOP_CODES_LIMIT = 15;
 
 export async function loadTopCodes(p: DashboardParams): Promise<TopCode[]> {
+  if (isNarrowed(p.narrow))
+    return (await loadNarrowedFailures(p)).slice(0, TOP_CODES_LIMIT).map((r) => ({
+      service: str(r.service),
+      serviceId: r.service,
+      dependency: str(r.dependency),
+      dependencyId: r.dependency,
+      span: r.span,
+      class: str(r.class),
+      source: str(r.source),
+      sourceId: r.source,
+      code: str(r.code),
+      codeId: r.code,
+      failures: r.failures,
+      retryableFailures: r.retryableFailures,
+      lastSeen: r.lastSeen,
+      exampleMessage: r.exampleMessage,
+    }));
   const rows = await panelQuery('overview_top_codes', { ...failureQueryParams(p), limit: TOP_CODES_LIMIT });
   return rows.map((r) => ({
     service: str(r.service),
