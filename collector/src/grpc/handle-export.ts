@@ -1,35 +1,10 @@
 import type { handleUnaryCall, Metadata, ServerUnaryCall, ServiceError, sendUnaryData } from '@grpc/grpc-js';
 import { Metadata as GrpcMetadata } from '@grpc/grpc-js';
-import type { ReceiverConfig } from '../config/receiver-config.js';
 import { checkBearer } from '../ingest/check-bearer.js';
 import type { ExportFailure } from '../ingest/ingest-export.js';
-import type { BodyBudget } from '../ingest/read-body.js';
-import type { ResponseCounts } from '../ingest/response-counts.js';
+import type { AcceptedExport, SignalExport } from '../ingest/signal-export.js';
 import { encodeExportResponse, RpcCode } from '../otlp/otlp-responses.js';
 import { encodeRetryStatus, STATUS_DETAILS_TRAILER } from './grpc-status-details.js';
-
-/** An export a signal accepted: what partial_success says of it. */
-export interface AcceptedExport {
-  ok: true;
-  message: string;
-}
-
-/** One signal's Export method (traces, metrics), as exportHandler serves it over gRPC. */
-export interface GrpcExport<Accepted extends AcceptedExport> {
-  /** Names the signal in the log line of a call that failed unexpectedly ("gRPC <what> failed"). */
-  what: string;
-  /** The receiver's config: its ingest token. */
-  config: Pick<ReceiverConfig, 'token'>;
-  /** Where the answers are counted. */
-  stats: ResponseCounts;
-  /**
-   * The signal's OTLP/HTTP rules (refusals, decode budget, writer, counters) for one message, read
-   * through `read`; resolves once the rows are durable or refused.
-   */
-  ingest: (read: (budget: BodyBudget) => Promise<Buffer>) => Promise<Accepted | ExportFailure>;
-  /** The partial_success count of an accepted export (rejected spans, rejected data points). */
-  rejectedOf: (outcome: Accepted) => number;
-}
 
 /**
  * A signal's Export over gRPC: the same token, then the signal's own ingest, answered only once
@@ -37,7 +12,7 @@ export interface GrpcExport<Accepted extends AcceptedExport> {
  * registers each call's work so shutdown can wait for it.
  */
 export function exportHandler<Accepted extends AcceptedExport>(
-  signal: GrpcExport<Accepted>,
+  signal: SignalExport<Accepted>,
   track: (work: Promise<void>) => void,
 ): handleUnaryCall<Buffer, Buffer> {
   return (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
@@ -58,7 +33,7 @@ export function exportHandler<Accepted extends AcceptedExport>(
 
 async function exportOnce<Accepted extends AcceptedExport>(
   call: ServerUnaryCall<Buffer, Buffer>,
-  signal: GrpcExport<Accepted>,
+  signal: SignalExport<Accepted>,
 ): Promise<Accepted | ExportFailure> {
   const { token } = signal.config;
   if (token !== undefined && !checkBearer(authorizationOf(call.metadata), token)) {
@@ -72,7 +47,7 @@ async function exportOnce<Accepted extends AcceptedExport>(
   // grpc-js has read (and gunzipped) the message within grpc.max_receive_message_length before the
   // handler runs, so the whole body and its decoded share are reserved at once, before decoding.
   const body = call.request;
-  return signal.ingest(async ({ lease, holdFor }) => {
+  return signal.ingest('protobuf', async ({ lease, holdFor }) => {
     await lease.reserve(holdFor(body.length));
     return body;
   });
@@ -80,7 +55,7 @@ async function exportOnce<Accepted extends AcceptedExport>(
 
 function reply<Accepted extends AcceptedExport>(
   callback: sendUnaryData<Buffer>,
-  signal: GrpcExport<Accepted>,
+  signal: SignalExport<Accepted>,
   outcome: Accepted | ExportFailure,
 ): void {
   // Counted under the HTTP status of the same outcome, so /metrics reads alike for both transports.

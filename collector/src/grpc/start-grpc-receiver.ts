@@ -1,8 +1,8 @@
 import { Server, ServerCredentials } from '@grpc/grpc-js';
+import { logsExport, metricsExport, traceExport } from '../ingest/export-signals.js';
 import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
 import type { LogsHandlerDeps } from '../logs-ingest/logs-handler-deps.js';
 import type { MetricsHandlerDeps } from '../metrics-ingest/metrics-handler-deps.js';
-import { logsExport, metricsExport, traceExport } from './export-signals.js';
 import { exportHandler } from './handle-export.js';
 import { LOGS_SERVICE } from './logs-service.js';
 import { METRICS_SERVICE } from './metrics-service.js';

@@ -12,6 +12,7 @@ import {
 import { type GrpcReceiver, startGrpcReceiver } from '../grpc/start-grpc-receiver.js';
 import { checkBearer } from '../ingest/check-bearer.js';
 import { DecodeBudget } from '../ingest/decode-budget.js';
+import { logsExport, metricsExport } from '../ingest/export-signals.js';
 import type { TracesHandlerDeps } from '../ingest/ingest-deps.js';
 import { ReceiverStats } from '../ingest/receiver-stats.js';
 import type { LogWriter } from '../logs-ingest/log-writer.js';
@@ -23,8 +24,7 @@ import type { CountWriter } from '../metrics-ingest/count-writer.js';
 import { createMetricsReceiver, type MetricsReceiver } from '../metrics-ingest/metrics-receiver.js';
 import type { SettleOptions, SpanWriter, WriterOptions } from '../types.js';
 import { createSpanWriter } from '../writer/index.js';
-import { handleLogs } from './handle-logs.js';
-import { handleMetrics } from './handle-metrics.js';
+import { handleSignalExport } from './handle-signal-export.js';
 import { handleTraces } from './handle-traces.js';
 import { type IngestHealth, ingestHealth, registerIngestHealth } from './ingest-health.js';
 import { sendProblem } from './send-problem.js';
@@ -153,6 +153,9 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
     throw err;
   }
   if (logs) deps.logJoin = logJoin;
+  // Each side signal's Export, described once for both transports (ingest/export-signals.ts).
+  const logsSignal = logs && logsExport(logs.deps);
+  const countsSignal = counts && metricsExport(counts.deps);
   const finishWriters = async () => {
     await Promise.all([finishWriter(), counts?.finish(), logs?.finish()]);
   };
@@ -182,15 +185,15 @@ export async function startCollector(options: CollectorOptions = {}): Promise<Co
         allow: 'POST',
       });
     }
-    if (path === '/v1/logs' && logs) {
-      if (req.method === 'POST') return handleLogs(req, res, logs.deps);
+    if (path === '/v1/logs' && logsSignal) {
+      if (req.method === 'POST') return handleSignalExport(req, res, logsSignal);
       req.resume();
       return sendProblem(res, 405, 'Method Not Allowed', 'OTLP/HTTP logs exports are POST /v1/logs', {
         allow: 'POST',
       });
     }
-    if (path === '/v1/metrics' && counts) {
-      if (req.method === 'POST') return handleMetrics(req, res, counts.deps);
+    if (path === '/v1/metrics' && countsSignal) {
+      if (req.method === 'POST') return handleSignalExport(req, res, countsSignal);
       req.resume();
       return sendProblem(res, 405, 'Method Not Allowed', 'OTLP/HTTP metrics exports are POST /v1/metrics', {
         allow: 'POST',
