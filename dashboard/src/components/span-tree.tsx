@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { type CriticalSection, criticalPath } from '../lib/critical-path';
 import { dependencyEndpoint } from '../lib/dependency-endpoint';
 import { classStyle } from '../lib/failure-classes';
-import { formatDurationNs, formatPercent } from '../lib/format';
+import { countOf, formatDurationNs, formatPercent } from '../lib/format';
 import { requestHref } from '../lib/request-href';
 import { buildSpanTree, type SpanTreeNode } from '../lib/span-tree';
 import { type MissingCallee, REQUEST_MAX_SPANS, type RequestSpan } from '../server/request-data';
@@ -335,8 +335,8 @@ export function SpanTree({
   return (
     <div data-testid="span-timeline">
       <p className="muted">
-        {spans.length} spans across {new Set(spans.map((s) => s.service)).size} services over{' '}
-        {formatDurationNs(end - start)}
+        {countOf(spans.length, 'span')} across {countOf(new Set(spans.map((s) => s.service)).size, 'service')}{' '}
+        over {formatDurationNs(end - start)}
         {orphans > 0 ? (
           <span data-testid="orphan-note">
             {' '}

@@ -25,3 +25,8 @@ export function formatTime(unixS: number, zone: string = UTC): string {
 export function formatTimeShort(unixS: number, zone: string = UTC): string {
   return formatZoned(unixS, zone, 'short');
 }
+
+/** A count with its noun, singular for one: "1 span", "3 services". */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+}
