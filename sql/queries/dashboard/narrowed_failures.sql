@@ -1,5 +1,5 @@
 -- name: narrowed_failures
--- description: First-hand failures (first_hand_failures) per service, dependency, class, source and code under every filter a page can set, for the Overview, Failures and Dependencies when one narrows beyond service, source, class and dependency: failures, retryable ones, those of outbound calls (faultline_outbound_call: what Dependencies and the calls SLI count), first and last seen, the newest failure's span name, message (cut at 500 characters) and ids (correlation id, trace id, span id). Filters ('' = all): service, source, class, dependency and code matched exactly, a field listed in none (comma-separated: service, dependency, source, code) only where it is ''; outbound = 1 keeps outbound calls; counted = 'yes' keeps the classes counted against the budget, 'no' those left out (left_out, comma-separated: the caller-fault classes the page leaves out); endpoint the failing span's name exactly (the operation: 'POST /cart', 'GET', 'UPDATE'); q a case-insensitive substring of the message (the page caps it at 100 characters); version the service.version of the failing span's resource, read from otel_traces for the range's failing (service, span name) pairs only, and not at all when version is ''. Most failures first, at most {limit} rows.
+-- description: First-hand failures (narrowed_first_hand_failures, sql/schema/090: first_hand_failures under the filters below) per service, dependency, class, source and code under every filter a page can set, for the Overview, Failures and Dependencies when one narrows beyond service, source, class and dependency: failures, retryable ones, those of outbound calls (faultline_outbound_call: what Dependencies and the calls SLI count), first and last seen, the newest failure's span name, message (cut at 500 characters) and ids (correlation id, trace id, span id). Filters ('' = all): service, source, class, dependency and code matched exactly, a field listed in none (comma-separated: service, dependency, source, code) only where it is ''; outbound = 1 keeps outbound calls; counted = 'yes' keeps the classes counted against the budget, 'no' those left out (left_out, comma-separated: the caller-fault classes the page leaves out); endpoint the failing span's name exactly (the operation: 'POST /cart', 'GET', 'UPDATE'); q a case-insensitive substring of the message (the page caps it at 100 characters); version the service.version of the failing span's resource, read from otel_traces for the range's failing (service, span name) pairs only, and not at all when version is ''. Most failures first, at most {limit} rows.
 SELECT
   service, dependency, class, source, code, failures, retryable_failures, outbound_failures,
   first_seen, last_seen, span, example_message,
@@ -22,24 +22,10 @@ FROM (
     substringUTF8(argMax(message, Timestamp), 1, 500) AS example_message,
     -- One row's ids together: separate argMax calls could take them from two rows of the same instant.
     argMax((correlation_id, TraceId, SpanId), Timestamp) AS example
-  FROM first_hand_failures(from = {from:DateTime}, to = {to:DateTime})
-  WHERE (({service:String} = '' AND NOT has(splitByChar(',', {none:String}), 'service')) OR ServiceName = {service:String})
-    AND (({source:String} = '' AND NOT has(splitByChar(',', {none:String}), 'source')) OR source = {source:String})
-    AND ({class:String} = '' OR class = {class:String})
-    AND (({dependency:String} = '' AND NOT has(splitByChar(',', {none:String}), 'dependency')) OR dependency = {dependency:String})
-    AND (({code:String} = '' AND NOT has(splitByChar(',', {none:String}), 'code')) OR code = {code:String})
-    AND ({outbound:UInt16} = 0 OR faultline_outbound_call(SpanKind))
-    AND ({counted:String} = '' OR has(splitByChar(',', {left_out:String}), class) = ({counted:String} = 'no'))
-    AND ({endpoint:String} = '' OR SpanName = {endpoint:String})
-    AND ({q:String} = '' OR positionCaseInsensitiveUTF8(message, {q:String}) > 0)
-    AND ({version:String} = '' OR cityHash64(TraceId, SpanId) IN (
-      SELECT cityHash64(TraceId, SpanId)
-      FROM otel_traces
-      WHERE {version:String} != ''
-        AND Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
-        AND (ServiceName, SpanName) IN (
-          SELECT ServiceName, SpanName FROM failures WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime})
-        AND ResourceAttributes['service.version'] = {version:String}))
+  FROM narrowed_first_hand_failures(from = {from:DateTime}, to = {to:DateTime}, service = {service:String},
+      source = {source:String}, class = {class:String}, dependency = {dependency:String}, code = {code:String},
+      none = {none:String}, outbound = {outbound:UInt16}, counted = {counted:String}, left_out = {left_out:String},
+      endpoint = {endpoint:String}, q = {q:String}, version = {version:String})
   GROUP BY service, dependency, class, source, code
 )
 ORDER BY failures DESC, service, dependency, class, source, code
