@@ -1,11 +1,13 @@
 -- name: budget_requests
 -- description: The entry service's requests (the root server span of each workflow, weighted by what it stands for under trace sampling: request_weight) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, in each burn-rate window ending at {to} (requests_windows, one count per window of {windows_s}, in seconds, as budget_calls) and over the SLO period. In a minute the preload counted the entry requests in process (call_counts_1m, read whole by budget_exact_requests), the succeeded workflows are left out and the failed ones are filed under class 'exact:<class>': failures of that class that the exact count holds already among its requests (requestBudgetInputs counts them as failures, not again as requests). range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
 -- Whether any minute of the period was counted exactly: where none was (no preload counts), the
--- per-request lookups below are skipped.
+-- per-request lookups below are skipped (read from the table: through exact_count_minutes this
+-- guard cost more than it saves).
 WITH (
   SELECT count() > 0 FROM call_counts_1m
   WHERE minute >= toStartOfMinute(least({period_from:DateTime}, {from:DateTime})) AND minute < {to:DateTime}
-    AND entry AND SpanKind = 'Server' AND calls > 0) AS has_exact
+    AND entry AND SpanKind = 'Server' AND calls > 0
+) AS has_exact
 SELECT
   n.service AS service,
   r.class AS class,
@@ -31,22 +33,16 @@ FROM (
     -- The entry service by its hash (entry_service_key, a number's merge), named once per service
     -- below: merging the entry string of every workflow cost more than the rest of this query.
     -- The requests that succeeded need no first failure, so that string is read for the failed
-    -- ones only; those of a minute counted exactly are left to the exact count: a minute with
-    -- exact rows, or whose next minute has (a count is filed under the minute its export ended
-    -- in, so a minute's last seconds arrive with the next one). A minute of a
-    -- service is looked up by one 64-bit hash (a set of numbers probes faster than one of
-    -- tuples). Subqueries, not a CTE, and no third branch to this union: either slowed every
-    -- reader by half.
+    -- ones only; those of a minute counted exactly are left to the exact count (exact_count_minutes,
+    -- 050). Subqueries, not a CTE, and no third branch to this union: either slowed every reader by
+    -- half.
     SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND NOT root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
-      AND (NOT has_exact OR cityHash64(entry_service_key, intDiv(toUnixTimestamp(started), 60)) NOT IN (
-        SELECT arrayJoin([cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60)),
-                           cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60) - 1)])
-        FROM call_counts_1m
-        WHERE minute >= toStartOfMinute(least({period_from:DateTime}, {from:DateTime})) AND minute < {to:DateTime}
-          AND entry AND SpanKind = 'Server' AND calls > 0))
+      AND (NOT has_exact OR faultline_minute_key(entry_service_key, started) NOT IN (
+        SELECT minute_key
+        FROM exact_count_minutes(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, entry = 1, service = '', source = '')))
     UNION ALL
     -- The failed ones: only the workflows that may have failed are merged, found without the merge
     -- as workflows_first_failure finds them; WHERE root_failed then decides on the merged workflow
@@ -54,12 +50,9 @@ FROM (
     SELECT
       entry_service_key AS service_key,
       concat(
-        if(has_exact AND cityHash64(entry_service_key, intDiv(toUnixTimestamp(started), 60)) IN (
-             SELECT arrayJoin([cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60)),
-                           cityHash64(cityHash64(ServiceName), intDiv(toUnixTimestamp(minute), 60) - 1)])
-        FROM call_counts_1m
-             WHERE minute >= toStartOfMinute(least({period_from:DateTime}, {from:DateTime})) AND minute < {to:DateTime}
-               AND entry AND SpanKind = 'Server' AND calls > 0),
+        if(has_exact AND faultline_minute_key(entry_service_key, started) IN (
+          SELECT minute_key
+          FROM exact_count_minutes(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, entry = 1, service = '', source = '')),
            'exact:', ''),
         if(first_failure_class = '', 'unclassified', first_failure_class)) AS class,
       started,
