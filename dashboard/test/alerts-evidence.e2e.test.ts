@@ -121,7 +121,8 @@ describe('alerts on thin evidence, stopped services and silences', () => {
     expect(text).toContain('INC-42 rate limits at api.example');
     // The author is remembered in this browser for the next silence.
     await page.reload();
-    expect(await page.getByTestId('silence-author').inputValue()).toBe('ana');
+    // Read from this browser's storage once the page has hydrated, so poll rather than read once.
+    await expect.poll(() => page.getByTestId('silence-author').inputValue()).toBe('ana');
   });
 
   it('refuses a write from another origin, as every dashboard write', async () => {

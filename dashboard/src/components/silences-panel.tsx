@@ -52,7 +52,8 @@ export function SilencesPanel({
   const router = useRouter();
   const [author, setAuthor] = useState('');
   const [error, setError] = useState('');
-  useEffect(() => setAuthor(localStorage.getItem(AUTHOR_KEY) ?? ''), []);
+  // Whatever was typed before hydration wins over the remembered name.
+  useEffect(() => setAuthor((typed) => typed || (localStorage.getItem(AUTHOR_KEY) ?? '')), []);
 
   function rememberAuthor(value: string) {
     setAuthor(value);

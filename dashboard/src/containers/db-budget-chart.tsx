@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { CountingNote } from '../components/counting-note';
 import { type BudgetBar, HdxBudgetChart } from '../components/hdx-budget-chart';
-import { trustText, trustTitle } from '../lib/count-trust';
+import { type CountTrust, trustText, trustTitle } from '../lib/count-trust';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { type FailureRows, failuresHref } from '../lib/failure-selection';
@@ -19,6 +19,16 @@ const SLI_LABEL: Record<Sli, string> = { requests: 'entry requests', calls: 'out
 
 function allowedText(n: number): string {
   return n < 100 ? n.toFixed(1) : formatCount(n);
+}
+
+/** How far to trust a service's count: exact, ±x% or as stored (count-trust.ts). */
+function CountedCell({ trust }: { trust: CountTrust | undefined }) {
+  const t = trust ?? { kind: 'as-stored' as const };
+  return (
+    <td data-testid="budget-counted" data-trust={t.kind} title={trustTitle(t)} className="nowrap">
+      {trustText(t)}
+    </td>
+  );
 }
 
 /**
@@ -160,8 +170,8 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
               <td className="num" data-testid="budget-calls">
                 {params.sli === 'calls' ? (
                   <Link
-                    href={sqlConsoleHref('dashboard/call_counts', params, { service: b.service })}
-                    title="this service's calls counted from the raw spans, in the SQL console"
+                    href={sqlConsoleHref('dashboard/budget_call_rows', params, { service: b.service })}
+                    title="the rows these calls are counted from (exact where counted in process, else the stored spans' weights), in the SQL console"
                   >
                     {formatCount(b.total)}
                   </Link>
@@ -169,19 +179,7 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
                   formatCount(b.total)
                 )}
               </td>
-              {(() => {
-                const t = trust.byService.get(b.service) ?? { kind: 'as-stored' as const };
-                return (
-                  <td
-                    data-testid="budget-counted"
-                    data-trust={t.kind}
-                    title={trustTitle(t)}
-                    className="nowrap"
-                  >
-                    {trustText(t)}
-                  </td>
-                );
-              })()}
+              <CountedCell trust={trust.byService.get(b.service)} />
               <td className="num" data-testid="budget-failures">
                 <FailureCount
                   params={countParams}
