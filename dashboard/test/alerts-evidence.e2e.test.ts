@@ -100,9 +100,15 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms: 
   }
 }
 
+/** The Alerts page with its silences form hydrated: before that a click is not handled. */
+async function openAlertsReady(): Promise<void> {
+  await page.goto(`${app.dashboardUrl}/alerts`);
+  await page.locator('[data-testid="silences-panel"][data-ready="true"]').waitFor();
+}
+
 describe('alerts on thin evidence, stopped services and silences', () => {
   it('makes a silence with the form, refusing a bad one with the reason', async () => {
-    await page.goto(`${app.dashboardUrl}/alerts`);
+    await openAlertsReady();
     await page.getByTestId('silence-author').fill('ana');
     // No matcher: refused by the alerts API's own rule, said on the page.
     await page.getByTestId('silence-reason').fill('INC-42 rate limits at api.example');
@@ -120,9 +126,8 @@ describe('alerts on thin evidence, stopped services and silences', () => {
     expect(text).toContain('ana');
     expect(text).toContain('INC-42 rate limits at api.example');
     // The author is remembered in this browser for the next silence.
-    await page.reload();
-    // Read from this browser's storage once the page has hydrated, so poll rather than read once.
-    await expect.poll(() => page.getByTestId('silence-author').inputValue()).toBe('ana');
+    await openAlertsReady();
+    expect(await page.getByTestId('silence-author').inputValue()).toBe('ana');
   });
 
   it('refuses a write from another origin, as every dashboard write', async () => {
@@ -200,7 +205,7 @@ describe('alerts on thin evidence, stopped services and silences', () => {
   }, 90_000);
 
   it('delivers the page once the silence is expired with the button', async () => {
-    await page.goto(`${app.dashboardUrl}/alerts`);
+    await openAlertsReady();
     await silenceRow().getByTestId('silence-expire').click();
     await expect.poll(() => silenceRow().getAttribute('data-status')).toBe('expired');
     expect(await silenceRow().textContent()).toContain('ended early by ana');

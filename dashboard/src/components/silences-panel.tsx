@@ -52,8 +52,13 @@ export function SilencesPanel({
   const router = useRouter();
   const [author, setAuthor] = useState('');
   const [error, setError] = useState('');
-  // Whatever was typed before hydration wins over the remembered name.
-  useEffect(() => setAuthor((typed) => typed || (localStorage.getItem(AUTHOR_KEY) ?? '')), []);
+  // Until hydrated the buttons are inert HTML: data-ready says when a click will be handled.
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    // Whatever was typed before hydration wins over the remembered name.
+    setAuthor((typed) => typed || (localStorage.getItem(AUTHOR_KEY) ?? ''));
+    setReady(true);
+  }, []);
 
   function rememberAuthor(value: string) {
     setAuthor(value);
@@ -80,7 +85,12 @@ export function SilencesPanel({
   }
 
   return (
-    <section className="panel" aria-labelledby="silences-title">
+    <section
+      className="panel"
+      aria-labelledby="silences-title"
+      data-testid="silences-panel"
+      data-ready={ready ? 'true' : 'false'}
+    >
       <h2 id="silences-title">
         Silences{' '}
         <span className="muted">
