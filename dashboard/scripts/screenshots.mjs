@@ -8,8 +8,10 @@
 // the first failure group's example request, its failing span selected. The Alerts page is shown as
 // an incident reads it: a silence on payments in force (made through the dashboard's own route) and a service
 // that stopped sending (`reports`, a batch job whose burning calls end before the demo, stale after
-// FAULTLINE_ALERT_STALE_AFTER_S=120 here), so the script waits until its alerts are stale. Needs a
-// built dashboard (`npx next build`) and the demo's PostgreSQL, MariaDB and Redis.
+// FAULTLINE_ALERT_STALE_AFTER_S=120 here), so the script waits until its alerts are stale. The Agents
+// page shows the agent scenario of issue 32 (collector/test/agents/send-agent-scenario.mjs: 16 runs
+// of the real `ai` and MCP SDKs under the preload, service `agents`). Needs a built dashboard
+// (`npx next build`) and the demo's PostgreSQL, MariaDB and Redis.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { sendAgentScenario } from '../../collector/test/agents/send-agent-scenario.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const README_WIDTH = 1440;
@@ -152,6 +155,7 @@ const PAGES = [
   ['dependencies', '/dependencies?range=1h'],
   ['workflows', '/workflows?range=1h'],
   ['retries', '/retries?range=1h'],
+  ['agents', '/agents?range=1h'],
   ['alerts', '/alerts'],
 ];
 
@@ -162,6 +166,7 @@ let browser;
 try {
   await sendStoppedService(app.otlp);
   await silence(app.dashboard);
+  await sendAgentScenario({ otlpUrl: app.otlp, service: 'agents' });
   await run([
     'scripts/demo.mjs',
     '--duration',

@@ -17,6 +17,12 @@ CREATE OR REPLACE FUNCTION faultline_span_kind AS (kind) ->
 CREATE OR REPLACE FUNCTION faultline_outbound_call AS (kind) ->
     kind IN ('Client', 'Producer', 'SPAN_KIND_CLIENT', 'SPAN_KIND_PRODUCER');
 
+-- A span that is one tool call of an agent: GenAI execute_tool (an MCP client's tools/call too) or
+-- the AI SDK's ai.toolCall. A span below a tool call carries faultline.tool but is not one. With the
+-- agent rules of 007 (its twin: isToolCall), here because faultline_source below reads it.
+CREATE OR REPLACE FUNCTION faultline_is_tool_call AS (attrs) ->
+    attrs['gen_ai.operation.name'] = 'execute_tool' OR attrs['ai.toolCall.name'] != '';
+
 -- The source a span's semantic-convention attributes imply: the twin of sourceOf in
 -- @faultline/instrumentation, which the preload counts a call under and the collector files an
 -- unclassified failure under (parity: sql/test/counting/source-parity.test.ts); '' where it says
@@ -34,9 +40,14 @@ CREATE OR REPLACE FUNCTION faultline_semconv_source AS (attrs) -> multiIf(
 
 -- The source a span is counted and filed under: the envelope's (faultline.source, which the preload
 -- and the collector's ingest classification write), else what its attributes imply. Successes and
--- failures of one call land under the same source.
-CREATE OR REPLACE FUNCTION faultline_source AS (attrs) ->
-    if(attrs['faultline.source'] != '', attrs['faultline.source'], faultline_semconv_source(attrs));
+-- failures of one call land under the same source: so an agent's tool call is always `tool`, even
+-- when its failure's envelope names what failed beneath it (an MCP isError result stating
+-- "HTTP 429" is classified as an http 429), and though its successes imply none (an MCP
+-- tools/call span carries no HTTP, database or RPC attribute).
+CREATE OR REPLACE FUNCTION faultline_source AS (attrs) -> multiIf(
+    faultline_is_tool_call(attrs), 'tool',
+    attrs['faultline.source'] != '', attrs['faultline.source'],
+    faultline_semconv_source(attrs));
 
 -- A span that failed: a classified envelope, or an Error status on a span nobody classified.
 CREATE OR REPLACE FUNCTION faultline_failed AS (attrs, status) ->

@@ -22,10 +22,7 @@ CREATE OR REPLACE FUNCTION faultline_model_name AS (attrs) -> multiIf(
     attrs['ai.model.id'] != '', attrs['ai.model.id'],
     attrs['faultline.model']);
 
--- A span that is one tool call: GenAI execute_tool (an MCP client's tools/call too) or the AI
--- SDK's ai.toolCall. A span below a tool call carries faultline.tool but is not one.
-CREATE OR REPLACE FUNCTION faultline_is_tool_call AS (attrs) ->
-    attrs['gen_ai.operation.name'] = 'execute_tool' OR attrs['ai.toolCall.name'] != '';
+-- A span that is one tool call (faultline_is_tool_call) is defined in 005: faultline_source reads it.
 
 -- The arguments as recorded (JSON text), '' when not recorded: what tells an identical repeat
 -- from a repaired one.

@@ -1,4 +1,5 @@
 import { budgetDefaults, type CallerFaultMode, type Sli } from '../budget/index.js';
+import type { AgentActionRule } from './agent-rules.js';
 import { DEFAULT_ALERT_RULES, readAlertRulesFile } from './alert-rules-file.js';
 import { type BurnRule, DEFAULT_MIN_EVENTS, MAX_MIN_EVENTS } from './burn-rules.js';
 import type { ClassRule } from './class-rules.js';
@@ -19,6 +20,8 @@ export interface AlertConfig {
   burnRules: readonly BurnRule[];
   /** Class-aware rules (class × source rate, new failure code) from FAULTLINE_ALERT_RULES. */
   classRules: readonly ClassRule[];
+  /** Agents' wrong next actions (agent-rules.ts): DEFAULT_AGENT_RULE unless the rules file lists its own. */
+  agentRules: readonly AgentActionRule[];
   /** FAULTLINE_ALERT_WEBHOOK_FORMAT: the webhook's payload shape. */
   webhookFormat: WebhookFormat;
   /** FAULTLINE_PAGERDUTY_ROUTING_KEY: the Events v2 integration key (format pagerduty only). */
@@ -132,6 +135,7 @@ export function resolveAlertConfig(
     sloByService: rules.sloByService,
     burnRules: rules.burnRules,
     classRules: rules.classRules,
+    agentRules: rules.agentRules,
     webhookFormat,
     pagerdutyRoutingKey: routingKey,
     callerFaults: budget.callerFaults,

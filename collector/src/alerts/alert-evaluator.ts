@@ -159,9 +159,9 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
     return Math.max(4 * config.intervalS, 180) * 1000;
   }
 
-  function link(service: string, fromS: number, toS: number): string {
+  function link(service: string, fromS: number, toS: number, path = '/'): string {
     const q = new URLSearchParams({ service, from: String(fromS), to: String(toS), sli: config.sli });
-    return `${config.dashboardUrl}/?${q}`;
+    return `${config.dashboardUrl}${path}?${q}`;
   }
 
   async function notice(
@@ -279,8 +279,9 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
       if (wasFiring) resend.push(n);
       else fired.push(n);
     }
-    // Class-aware rules (class × source rate, new failure code): same state, same delivery.
-    const classResult = await evaluateClassRules(config.classRules, {
+    // Class-aware rules (class × source rate, new failure code) and agents' wrong next actions:
+    // same state, same delivery.
+    const classResult = await evaluateClassRules([...config.classRules, ...config.agentRules], {
       store,
       nowMs,
       holdMs: holdMs(),
@@ -339,7 +340,7 @@ export function createAlertEvaluator(o: AlertEvaluatorOptions): AlertEvaluator {
         endsAtMs: nowMs,
         summary: reason
           ? `${s.service}: stale, ${reason}; ${s.alertname} (${s.severity}) is no longer judged on old data`
-          : labels.source
+          : Object.keys(labels).length > 0
             ? `${s.service}: resolved, ${s.alertname} (${Object.values(labels).join(' ')}) no longer holds`
             : thin(s) !== null
               ? `${s.service}: resolved, not enough traffic to judge: each ${s.severity} rule has a window with fewer than ${thin(s)} events`

@@ -2,8 +2,15 @@ import { readFileSync } from 'node:fs';
 import { ERROR_CLASSES } from '@faultline/instrumentation';
 import { isMap, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { BURN_WINDOWS, parseSlo } from '../budget/index.js';
+import { type AgentActionRule, DEFAULT_AGENT_RULE } from './agent-rules.js';
 import { BURN_ALERT_NAME, BURN_RULES, type BurnRule, MAX_MIN_EVENTS, type Severity } from './burn-rules.js';
-import { CLASS_RATE_ALERT_NAME, type ClassRule, NEW_CODE_ALERT_NAME } from './class-rules.js';
+import {
+  CLASS_RATE_ALERT_NAME,
+  type ClassRateRule,
+  type ClassRule,
+  NEW_CODE_ALERT_NAME,
+  type NewCodeRule,
+} from './class-rules.js';
 
 /** What FAULTLINE_ALERT_RULES holds, validated. */
 export interface AlertRules {
@@ -12,9 +19,16 @@ export interface AlertRules {
   /** The workbook's rules unless the file lists `kind: burn_rate` rules of its own. */
   burnRules: readonly BurnRule[];
   classRules: ClassRule[];
+  /** DEFAULT_AGENT_RULE unless the file lists `kind: agent_wrong_actions` rules of its own. */
+  agentRules: readonly AgentActionRule[];
 }
 
-export const DEFAULT_ALERT_RULES: AlertRules = { sloByService: {}, burnRules: BURN_RULES, classRules: [] };
+export const DEFAULT_ALERT_RULES: AlertRules = {
+  sloByService: {},
+  burnRules: BURN_RULES,
+  classRules: [],
+  agentRules: [DEFAULT_AGENT_RULE],
+};
 
 const NAME = 'FAULTLINE_ALERT_RULES';
 const EXAMPLE = `services:
@@ -40,6 +54,7 @@ const show = (path: Path) =>
  *   - { kind: burn_rate, severity: page, long: 1h, short: 5m, factor: 14.4, min_events: 500 }
  *   - { kind: class_rate, class: rate_limit, source: sdk, per_minute: 50, window_minutes: 5 }
  *   - { kind: new_code, baseline_days: 7, window_minutes: 60, severity: ticket }
+ *   - { kind: agent_wrong_actions, target: 0.9, factor: 2, long: 1h, short: 5m, min_events: 10 }
  * ```
  */
 export function parseAlertRules(text: string, file: string): AlertRules {
@@ -96,7 +111,8 @@ export function parseAlertRules(text: string, file: string): AlertRules {
   }
 
   const burnRules: BurnRule[] = [];
-  const classRules: ClassRule[] = [];
+  const classRules: (ClassRateRule | NewCodeRule)[] = [];
+  const agentRules: AgentActionRule[] = [];
   if (root.rules !== undefined && root.rules !== null) {
     if (!isSeq(doc.get('rules', true)))
       fail(['rules'], 'is not a list', 'give a list of rules, each with a "kind", e.g.\n' + EXAMPLE);
@@ -264,16 +280,69 @@ export function parseAlertRules(text: string, file: string): AlertRules {
           classRules.push(rule);
           return;
         }
+        case 'agent_wrong_actions': {
+          allow([
+            'kind',
+            'alertname',
+            'severity',
+            'target',
+            'factor',
+            'long',
+            'short',
+            'min_events',
+            'service',
+          ]);
+          const d = DEFAULT_AGENT_RULE;
+          const windows = BURN_WINDOWS.map((w) => w.key);
+          const window = (k: 'long' | 'short') => {
+            const v = r[k] ?? d[k];
+            if (!windows.includes(v as never))
+              fail([...path, k], `is ${JSON.stringify(v)}`, `give one of ${windows.join(', ')}.`);
+            return v as AgentActionRule['long'];
+          };
+          const minEventsFix = `give a whole number of judged next actions from 1 to ${MAX_MIN_EVENTS} that each window must hold before the rule fires (default ${d.minEvents}).`;
+          const minEvents = num('min_events', d.minEvents, 1, MAX_MIN_EVENTS, minEventsFix);
+          if (!Number.isInteger(minEvents)) fail([...path, 'min_events'], `is ${minEvents}`, minEventsFix);
+          agentRules.push({
+            kind: 'agent_wrong_actions',
+            alertname: alertname(d.alertname),
+            severity: severity(d.severity),
+            target: num(
+              'target',
+              d.target,
+              0.001,
+              0.999,
+              `give the share of judged next actions that should be right, above 0 and below 1 (default ${d.target}).`,
+            ),
+            factor: num(
+              'factor',
+              d.factor,
+              0.001,
+              1e6,
+              `give the burn both windows must reach, e.g. factor: ${d.factor} (default).`,
+            ),
+            long: window('long'),
+            short: window('short'),
+            minEvents,
+            service: service(),
+          });
+          return;
+        }
         default:
           fail(
             [...path, 'kind'],
             r.kind === undefined ? 'is missing' : `is ${JSON.stringify(r.kind)}`,
-            'give burn_rate, class_rate or new_code.',
+            'give burn_rate, class_rate, new_code or agent_wrong_actions.',
           );
       }
     });
   }
-  return { sloByService, burnRules: burnRules.length > 0 ? burnRules : BURN_RULES, classRules };
+  return {
+    sloByService,
+    burnRules: burnRules.length > 0 ? burnRules : BURN_RULES,
+    classRules,
+    agentRules: agentRules.length > 0 ? agentRules : DEFAULT_ALERT_RULES.agentRules,
+  };
 }
 
 /** Reads and validates the FAULTLINE_ALERT_RULES file. */

@@ -1,6 +1,10 @@
 import type { Store } from '@faultline/sql';
+import { type AgentActionRule, agentWrongActions } from './agent-rules.js';
+import { classAlertKey } from './alert-keys.js';
 import type { AlertNotice } from './alert-types.js';
 import type { Severity } from './burn-rules.js';
+
+export { classAlertKey, labelsFromKey } from './alert-keys.js';
 
 export const CLASS_RATE_ALERT_NAME = 'FailureClassRate';
 export const NEW_CODE_ALERT_NAME = 'NewFailureCode';
@@ -28,49 +32,22 @@ export interface NewCodeRule {
   service: string | null;
 }
 
-export type ClassRule = ClassRateRule | NewCodeRule;
+/** The rules judged beside the burn rules, each over its own query: same state, same delivery. */
+export type ClassRule = ClassRateRule | NewCodeRule | AgentActionRule;
 
 type Row = Record<string, unknown>;
-
-/**
- * A class rule's alert key: alertname|service|severity|k=v,… — the extra labels (source, class,
- * code) are part of the alert's identity in Alertmanager, so they are kept in the key and a restart
- * can resolve the very alert it sent.
- */
-export function classAlertKey(
-  alertname: string,
-  service: string,
-  severity: string,
-  labels: Record<string, string>,
-): string {
-  const extra = Object.entries(labels)
-    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
-    .join(',');
-  return `${alertname}|${service}|${severity}|${extra}`;
-}
-
-/** The extra labels kept in a class rule's key ({} for a burn-rate key). */
-export function labelsFromKey(key: string): Record<string, string> {
-  const extra = key.split('|')[3];
-  if (!extra) return {};
-  return Object.fromEntries(
-    extra.split(',').map((kv) => {
-      const i = kv.indexOf('=');
-      return [kv.slice(0, i), decodeURIComponent(kv.slice(i + 1))];
-    }),
-  );
-}
 
 export interface ClassRuleContext {
   store: Store;
   nowMs: number;
   /** How long Alertmanager keeps a firing notice without a re-send. */
   holdMs: number;
-  link: (service: string, fromS: number, toS: number) => string;
+  /** The dashboard's page (default the Overview) for the service over [fromS, toS]. */
+  link: (service: string, fromS: number, toS: number, path?: string) => string;
 }
 
 function base(
-  rule: ClassRule,
+  rule: ClassRateRule | NewCodeRule,
   service: string,
   labels: Record<string, string>,
   ctx: ClassRuleContext,
@@ -191,7 +168,13 @@ export async function evaluateClassRules(
   const failed: { rule: ClassRule; error: string }[] = [];
   for (const rule of rules) {
     try {
-      notices.push(...(await (rule.kind === 'class_rate' ? classRate(rule, ctx) : newCodes(rule, ctx))));
+      notices.push(
+        ...(await (rule.kind === 'class_rate'
+          ? classRate(rule, ctx)
+          : rule.kind === 'new_code'
+            ? newCodes(rule, ctx)
+            : agentWrongActions(rule, ctx))),
+      );
     } catch (err) {
       failed.push({ rule, error: (err as Error)?.message ?? String(err) });
     }

@@ -1,4 +1,10 @@
 export {
+  AGENT_ALERT_NAME,
+  type AgentActionRule,
+  agentWrongActions,
+  DEFAULT_AGENT_RULE,
+} from './agent-rules.js';
+export {
   type AlertConfig,
   DEFAULT_ALERT_INTERVAL_S,
   parseAlertInterval,

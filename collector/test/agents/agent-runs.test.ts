@@ -1,12 +1,8 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgentApi } from '../../../instrumentation/test/fixtures/agents/agent-api.mjs';
 import { type AgentRun, RUNS } from '../../../instrumentation/test/fixtures/agents/scenario.cjs';
 import { type Collector, startCollector } from '../../src/index.js';
 import { openTestStore, type TestStore } from '../receiver/helpers/test-store.js';
+import { sendAgentScenario } from './send-agent-scenario.mjs';
 
 /**
  * Agents' tool calls end to end (issue 32): the real Vercel AI SDK (`ai` 5, a mock model scripted
@@ -19,16 +15,10 @@ import { openTestStore, type TestStore } from '../receiver/helpers/test-store.js
  * next actions, 9 wrong, 4 the policy says nothing of. Each failure's class and tool, and each next
  * action and verdict, must equal it in both setups; no right action may be flagged.
  */
-const FIXTURES = fileURLToPath(new URL('../../../instrumentation/test/fixtures/agents/', import.meta.url));
-const INSTRUMENTATION_ROOT = fileURLToPath(new URL('../../../instrumentation/', import.meta.url));
-const PG = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
-const TABLE = `fl_agents_${process.pid}`;
 const TOKEN = 'agent-runs-token-0123456789abcdef';
-const run = promisify(execFile);
 
 const SCENARIO: AgentRun[] = RUNS;
 
-let api: { url: string; close(): Promise<void> };
 let ts: TestStore;
 let collector: Collector;
 const range = {
@@ -37,13 +27,6 @@ const range = {
 };
 
 beforeAll(async () => {
-  api = await startAgentApi();
-  const client = new pg.Client(PG);
-  await client.connect();
-  await client.query(`DROP TABLE IF EXISTS ${TABLE}`);
-  await client.query(`CREATE TABLE ${TABLE} (email text PRIMARY KEY)`);
-  await client.query(`INSERT INTO ${TABLE} (email) VALUES ('taken@example.com')`);
-  await client.end();
   ts = await openTestStore('agent-runs');
   collector = await startCollector({
     port: 0,
@@ -56,38 +39,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await collector?.close();
   await ts?.cleanup();
-  await api?.close();
-  const client = new pg.Client(PG);
-  await client.connect();
-  await client.query(`DROP TABLE IF EXISTS ${TABLE}`);
-  await client.end();
 });
 
-/** Runs the scenario in a child process; returns its service name. */
+/** Runs the scenario in a child process (send-agent-scenario.mjs); returns its service name. */
 async function runScenario(mode: 'preload' | 'stock'): Promise<string> {
   const service = `agents-${mode}-${process.pid}`;
-  const args =
-    mode === 'preload'
-      ? ['--import', '@faultline/instrumentation/register', `${FIXTURES}agent-runs.mjs`]
-      : [`${FIXTURES}agent-runs-stock.cjs`];
-  const child = await run(process.execPath, args, {
-    cwd: INSTRUMENTATION_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      OTEL_SERVICE_NAME: service,
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer ${TOKEN}`,
-      OTEL_METRICS_EXPORTER: 'none',
-      OTEL_LOGS_EXPORTER: 'none',
-      OTEL_NODE_RESOURCE_DETECTORS: 'env',
-      // One export at the end: a run's spans (its generateText span ends last) reach the
-      // collector together, as a batch processor sends a short script's.
-      OTEL_BSP_SCHEDULE_DELAY: '60000',
-      AGENT_API_URL: api.url,
-      AGENT_PG_TABLE: TABLE,
-      AGENT_RUN_TAG: `${mode}-${process.pid}`,
-    },
-    timeout: 60_000,
+  const child = await sendAgentScenario({
+    otlpUrl: collector.url,
+    service,
+    mode,
+    token: TOKEN,
+    tag: `${mode}-${process.pid}`,
   });
   expect(child.stderr).toBe('');
   expect(child.stdout.trim().split('\n')).toHaveLength(16);
@@ -224,6 +186,26 @@ describe.each(['preload', 'stock'] as const)('agent runs under %s', (mode) => {
     });
     const tools = await toolFailures(service, 'ai.toolCall');
     expect(tools.filter((r) => r.propagated).length).toBe(mode === 'preload' ? 26 : 0);
+  });
+
+  it('counts an MCP tools/call under one source, tool, whether it succeeded or failed', async () => {
+    // Under the preload each MCP callTool is a CLIENT span: R15's two search_catalog calls and
+    // R16's delete_item failed (isError results, one stating "HTTP 429"), R16's list_items
+    // succeeded. Before, the success went under '' and the 429 under http. Stock OpenTelemetry
+    // has no MCP span.
+    const mcpTools = new Set(['search_catalog', 'delete_item', 'list_items']);
+    const calls = SCENARIO.flatMap((s) => s.steps.filter(([tool]) => mcpTools.has(tool))).length;
+    const failed = truth().filter((t) => mcpTools.has(String(t[1]))).length;
+    expect([calls, failed]).toEqual([4, 3]);
+    const { rows } = await ts.store.runReadOnly<{ source: string; calls: number; failures: number }>(
+      `SELECT source, sum(calls) AS calls, sum(failures) AS failures FROM calls_1m
+       WHERE ServiceName = {s:String} AND SpanKind = 'Client' AND source NOT IN ('http', 'db')
+       GROUP BY source ORDER BY source`,
+      { s: service },
+    );
+    expect(rows.map((r) => [r.source, Number(r.calls), Number(r.failures)])).toEqual(
+      mode === 'preload' ? [['tool', calls, failed]] : [],
+    );
   });
 
   it('flags no request of a later tool call as a misrouted retry of an earlier one', async () => {

@@ -103,7 +103,7 @@ describe('FAULTLINE_ALERT_RULES', () => {
     [
       'an unknown kind',
       'rules:\n  - kind: latency\n',
-      /line 2: rules\[0\]\.kind is "latency": give burn_rate, class_rate or new_code\./,
+      /line 2: rules\[0\]\.kind is "latency": give burn_rate, class_rate, new_code or agent_wrong_actions\./,
     ],
     [
       'a misspelt key',

@@ -100,10 +100,14 @@ describe('burn-rate alerts', () => {
     first = evaluator();
     const started = Date.now();
     first.start();
-    while (notices('firing').length === 0 && Date.now() - started < 5_000)
+    while (notices('firing').length === 0 && Date.now() - started < 15_000)
       await new Promise((r) => setTimeout(r, 50));
+    // Counted in evaluations, not wall time: a loaded machine stretches each one, never their number.
+    const { ok, failed } = first.health();
     await first.idle();
-    expect(Date.now() - started).toBeLessThan(2_000 + 500);
+    expect(notices('firing').length).toBeGreaterThan(0);
+    expect(failed).toBe(0);
+    expect(ok).toBeLessThanOrEqual(2);
     const page = notices('firing').find((n) => n.service === 'payments' && n.severity === 'page');
     expect(page?.class).toBe('rate_limit');
     expect((page as unknown as { burnRates: Record<string, number> }).burnRates['5m']).toBeCloseTo(30);

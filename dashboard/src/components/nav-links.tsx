@@ -10,6 +10,7 @@ const PAGES = [
   { href: '/failures', label: 'Failures' },
   { href: '/workflows', label: 'Workflows' },
   { href: '/retries', label: 'Retries' },
+  { href: '/agents', label: 'Agents' },
   { href: '/alerts', label: 'Alerts' },
   { href: '/request', label: 'Request' },
   { href: '/sql', label: 'SQL' },

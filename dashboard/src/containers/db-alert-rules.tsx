@@ -13,6 +13,8 @@ function origin(url: string | null): string {
 }
 
 function describeClassRule(r: AlertConfig['classRules'][number]): string {
+  if (r.kind === 'agent_wrong_actions')
+    return `an agent's wrong next actions after failed tool calls burning ${r.factor}× the ${Math.round((1 - r.target) * 100)}% allowed over ${r.long} and ${r.short} (at least ${r.minEvents} judged in each)`;
   return r.kind === 'class_rate'
     ? `${r.class} failures from ${r.source} above ${r.perMinute}/min over ${r.windowMinutes}m`
     : `a failure code first seen in the last ${r.windowMinutes}m, absent the ${r.baselineDays} d before`;
@@ -34,6 +36,7 @@ export async function DBAlertRules() {
     );
   const c = loaded.config;
   const overrides = Object.entries(c.sloByService).sort(([a], [b]) => a.localeCompare(b));
+  const classRules = [...c.classRules, ...c.agentRules];
   return (
     <section className="panel" aria-labelledby="rules-title">
       <h2 id="rules-title">Rules</h2>
@@ -69,7 +72,7 @@ export async function DBAlertRules() {
           ))}
         </tbody>
       </table>
-      {c.classRules.length > 0 && (
+      {classRules.length > 0 && (
         <table data-testid="alert-class-rules">
           <thead>
             <tr>
@@ -80,7 +83,7 @@ export async function DBAlertRules() {
             </tr>
           </thead>
           <tbody>
-            {c.classRules.map((r) => (
+            {classRules.map((r) => (
               <tr key={`${r.kind}-${r.alertname}-${r.severity}-${describeClassRule(r)}-${r.service ?? ''}`}>
                 <td>{r.alertname}</td>
                 <td>{r.severity}</td>

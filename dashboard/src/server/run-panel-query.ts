@@ -3,20 +3,17 @@ import { cache } from 'react';
 import { getStore } from './store';
 
 /**
- * Every panel goes through here: one named query from sql/queries/dashboard/, its parameters
- * validated by the store. React's cache() dedupes identical calls within one render, so two panels
- * that need the same rows (the headline and the matrix) cost one query.
+ * Every panel goes through here: one named query of sql/queries (the panels' own are under
+ * dashboard/), its parameters validated by the store. React's cache() dedupes identical calls
+ * within one render, so two panels that need the same rows (the headline and the matrix) cost one
+ * query.
  */
 export const runPanelQuery = cache(
   async (name: string, paramsJson: string): Promise<Record<string, unknown>[]> => {
     const store = await getStore();
-    const result = await store.runNamed<Record<string, unknown>>(
-      `dashboard/${name}`,
-      JSON.parse(paramsJson),
-      {
-        maxExecutionSeconds: 20,
-      },
-    );
+    const result = await store.runNamed<Record<string, unknown>>(name, JSON.parse(paramsJson), {
+      maxExecutionSeconds: 20,
+    });
     return result.rows;
   },
 );
@@ -24,6 +21,17 @@ export const runPanelQuery = cache(
 /** Params are serialized so cache() compares them by value. */
 export function panelQuery(
   name: string,
+  params: Record<string, unknown>,
+): Promise<Record<string, unknown>[]> {
+  return runPanelQuery(`dashboard/${name}`, JSON.stringify(params));
+}
+
+/**
+ * A named query of another folder of sql/queries that a page shows as it is, the one people run
+ * during incident review (e.g. `agents/agent_judgements`): run as the panels' are.
+ */
+export function namedQuery(
+  name: `${string}/${string}`,
   params: Record<string, unknown>,
 ): Promise<Record<string, unknown>[]> {
   return runPanelQuery(name, JSON.stringify(params));

@@ -1,3 +1,4 @@
+import { isToolCall } from './agent-fields.js';
 import { storedText } from './stored-text.js';
 
 /**
@@ -21,10 +22,14 @@ export function sourceOf(attrs: Readonly<Record<string, unknown>>): string | und
 
 /**
  * The source a span is counted and filed under: the envelope's own (faultline.source), else what
- * its attributes imply, '' when neither says. The twin of faultline_source
- * (sql/schema/005_functions.sql; parity: sql/test/counting/source-parity.test.ts).
+ * its attributes imply, '' when neither says; an agent's tool call is always `tool`, so its
+ * successes (which imply none) and failures (whose envelope may name what failed beneath it: an
+ * MCP result stating "HTTP 429") land under one source. The twin of faultline_source
+ * (sql/schema/005_functions.sql; parity: sql/test/counting/source-parity.test.ts and
+ * tool-call-source.test.ts).
  */
 export function spanSourceOf(attrs: Readonly<Record<string, unknown>>): string {
+  if (isToolCall(attrs)) return 'tool';
   const own = storedText(attrs['faultline.source']);
   return own !== '' ? own : (sourceOf(attrs) ?? '');
 }

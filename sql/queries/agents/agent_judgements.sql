@@ -1,7 +1,8 @@
 -- name: agent_judgements
--- description: Each failed tool call in [{from}, {to}) with the agent's next action and its verdict (agent_actions), newest first, at most {limit}: the run's trace to open (request_path, the request tree), the tool, agent and model, the failure's class, code and retry_after, the action, the next tool, the seconds waited and whether they covered retry_after. Empty service, agent or verdict (right, wrong, none) = all.
+-- description: Each failed tool call in [{from}, {to}) (at_s: its start in epoch seconds) with the agent's next action and its verdict (agent_actions), newest first, at most {limit}: the run's trace to open (request_path, the request tree), the tool, agent and model, the failure's class, code and retry_after, the action, the next tool, the seconds waited and whether they covered retry_after. Empty service, agent or verdict (right, wrong, none) = all.
 SELECT
     Timestamp,
+    toUnixTimestamp(Timestamp) AS at_s,
     ServiceName AS service,
     agent,
     model,
