@@ -79,9 +79,9 @@ ALTER TABLE otel_logs MODIFY SETTING non_replicated_deduplication_window = 1000;
 -- HAVING sum(weight) != 0, as every count here does); the span in otel_traces keeps the attributes
 -- it was classified with, so what is fed from otel_traces rather than failures (workflows_rollup,
 -- retry_attempts) keeps the guess.
--- Known gaps: a record that arrives first at another collector (or before a restart) than its span
--- is not remembered, so that span keeps its guess (still counted once), and so does a span-first
--- pair both acknowledged before a crash whose replay inserts the record first; a record of a span
+-- A record stored first at another collector (or before a restart) than its span: no memory joins
+-- them, and failures_log_first_mv (075) replaces the span's guess on the span's insert, from the
+-- stored record (classified alone, without the span's attributes). Known gaps: a record of a span
 -- that succeeded, or whose span never arrives (sampled out), counts nowhere; on a cluster, records
 -- with no trace id all shard to one shard (otel_logs is placed by trace like every table with a
 -- TraceId).

@@ -30,7 +30,8 @@ interface Remembered<T> {
  *    (which replaces the span's guess, 070) is the one the span would have got; the record is
  *    written only once the span is inserted, so the view that replaces the guess finds it.
  * Bounded: the oldest entries go past `maxEntries` or `maxAgeMs`; a span whose record comes later
- * than that is still replaced by 070, a record whose span comes later keeps the span's guess.
+ * than that is still replaced by 070, and a span whose record was stored earlier (or at another
+ * collector instance) by 075, with the record's envelope as it was read alone.
  */
 export class SpanLogJoin {
   private readonly spans = new Map<string, Remembered<Record<string, string>>>();

@@ -1,4 +1,5 @@
 import { ParamError } from '../../src/components/param-error';
+import { SpanLogRecords } from '../../src/components/span-log-records';
 import { SpanTree } from '../../src/components/span-tree';
 import type { SearchParams } from '../../src/lib/dashboard-params';
 import {
@@ -7,6 +8,7 @@ import {
   REQUEST_ID_RE,
   REQUEST_MAX_SPANS,
 } from '../../src/server/request-data';
+import { loadRequestLogs, logsBySpan, REQUEST_MAX_LOGS } from '../../src/server/request-logs-data';
 import { loadSpanPanel, type SpanPanelData } from '../../src/server/span-panel-data';
 
 export const dynamic = 'force-dynamic';
@@ -30,7 +32,10 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
     );
   } else if (id !== '') {
     const spans = await loadRequestSpans(id);
-    const missingCallees = await loadMissingCallees(spans.slice(0, REQUEST_MAX_SPANS));
+    const [missingCallees, records] = await Promise.all([
+      loadMissingCallees(spans.slice(0, REQUEST_MAX_SPANS)),
+      loadRequestLogs(id, spans.slice(0, REQUEST_MAX_SPANS)),
+    ]);
     // Only a span the tree shows can be selected, so the panel never reads outside this request.
     const target = spanId ? spans.slice(0, REQUEST_MAX_SPANS).find((s) => s.spanId === spanId) : undefined;
     let selected: { spanId: string; data: SpanPanelData | null } | undefined;
@@ -41,12 +46,27 @@ export default async function RequestPage({ searchParams }: { searchParams: Prom
       };
     body =
       spans.length === 0 ? (
-        <p data-testid="request-empty">
-          No span has trace id or correlation id <code>{id}</code>. Spans arrive a few seconds after the
-          request ends; ids are case-sensitive.
-        </p>
+        <>
+          <p data-testid="request-empty">
+            No span has trace id or correlation id <code>{id}</code>. Spans arrive a few seconds after the
+            request ends; ids are case-sensitive.
+          </p>
+          {records.length > 0 ? (
+            // A request only its log records show (a worker with no span around it).
+            <SpanLogRecords
+              records={records.slice(0, REQUEST_MAX_LOGS)}
+              label="log records of this request"
+            />
+          ) : null}
+        </>
       ) : (
-        <SpanTree spans={spans} requestId={id} selected={selected} missingCallees={missingCallees} />
+        <SpanTree
+          spans={spans}
+          requestId={id}
+          selected={selected}
+          missingCallees={missingCallees}
+          logs={logsBySpan(records)}
+        />
       );
   }
   return (

@@ -7,8 +7,10 @@ import { countOf, formatDurationNs, formatPercent } from '../lib/format';
 import { requestHref } from '../lib/request-href';
 import { buildSpanTree, type SpanTreeNode } from '../lib/span-tree';
 import { type MissingCallee, REQUEST_MAX_SPANS, type RequestSpan } from '../server/request-data';
+import type { RequestLogRecord } from '../server/request-logs-data';
 import type { SpanPanelData } from '../server/span-panel-data';
 import { SpanEnvelope } from './span-envelope';
+import { SpanLogRecords } from './span-log-records';
 import { SpanPanel } from './span-panel';
 import { SpanTreeToggle } from './span-tree-toggle';
 
@@ -28,6 +30,8 @@ interface Axis {
   critical: Map<string, CriticalSection[]>;
   /** Calls no callee span answered, by the service that answers at their endpoint (request-data). */
   missingCallees: Map<string, MissingCallee>;
+  /** The request's log records by the span they were logged in (request-logs-data). */
+  logs: Map<string, RequestLogRecord[]>;
 }
 
 /** Selecting a span is a link: it survives a reload and can be shared. */
@@ -279,6 +283,14 @@ function SpanItem({ node, axis, index }: { node: Node; axis: Axis; index: number
           <SpanEnvelope span={s} />
         </div>
       ) : null}
+      {axis.logs.has(s.spanId) ? (
+        <div style={{ paddingLeft: `${(node.level - 1) * 14 + 18}px` }}>
+          <SpanLogRecords
+            records={axis.logs.get(s.spanId) ?? []}
+            label={`log records of ${s.service} ${s.call}`}
+          />
+        </div>
+      ) : null}
       {hasChildren ? (
         // biome-ignore lint/a11y/useSemanticElements: the ARIA tree pattern's child group has no HTML element
         <div role="group">
@@ -301,9 +313,12 @@ export function SpanTree({
   requestId,
   selected,
   missingCallees = new Map(),
+  logs = new Map(),
 }: {
   spans: RequestSpan[];
   requestId: string;
+  /** logsBySpan: the request's log records, each shown under its span ('' and unknown spans: above). */
+  logs?: Map<string, RequestLogRecord[]>;
   /** loadMissingCallees: a call's missing callee span, said where the call is shown. */
   missingCallees?: Map<string, MissingCallee>;
   /** The span named by `&span=`, with its heavy columns when it is among the spans shown. */
@@ -327,7 +342,10 @@ export function SpanTree({
     selectedSpanId: selected?.spanId,
     critical,
     missingCallees,
+    logs,
   };
+  // Records logged outside a span, or in one not among those shown, are listed above the tree.
+  const unplaced = [...logs].filter(([spanId]) => !anchors.has(spanId)).flatMap(([, list]) => list);
   const roots = buildSpanTree(spans);
   const nodes = flatten(roots);
   const selectedNode = selected ? nodes.get(selected.spanId) : undefined;
@@ -360,6 +378,15 @@ export function SpanTree({
           root, the child that finished last, then the one that finished before it started, and so on); a dark
           line under a bar is the time that span itself accounts for.
         </p>
+      ) : null}
+      {unplaced.length > 0 ? (
+        <div data-testid="request-logs-unplaced">
+          <p className="muted">
+            {countOf(unplaced.length, 'log record')} of this request with no span shown (logged outside a
+            span, or in one that never arrived):
+          </p>
+          <SpanLogRecords records={unplaced} label="log records with no span shown" />
+        </div>
       ) : null}
       <div className={selected ? 'request-layout with-panel' : 'request-layout'}>
         <div role="tree" id="span-tree" aria-label="Spans of this request by parent">

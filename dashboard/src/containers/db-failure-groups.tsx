@@ -29,9 +29,31 @@ function trendText(g: FailureGroup): string {
   return '＝ 0';
 }
 
+/** Says when the group's failures came from log records rather than spans. */
+function FromLogsNote({ group: g }: { group: FailureGroup }) {
+  if (g.fromLogs <= 0) return null;
+  const all = g.fromLogs >= g.failures;
+  return (
+    <span
+      className="muted stacked"
+      data-testid="group-from-logs"
+      title="a log record with no span around it: the record is the failure"
+    >
+      {all
+        ? g.failures === 1
+          ? 'from a log record'
+          : 'from log records'
+        : `${formatCount(g.fromLogs)} from log records`}
+    </span>
+  );
+}
+
 /** The example failure's request with its span selected: the cause, one click from the group. */
 function exampleHref(g: FailureGroup): string {
-  return requestHref(g.exampleCorrelationId || g.exampleTraceId, g.exampleSpanId || undefined);
+  // A failure only a log record shows has no span to select ('log:…', 070): the request, where the
+  // record is listed.
+  const span = g.exampleSpanId.startsWith('log:') ? undefined : g.exampleSpanId || undefined;
+  return requestHref(g.exampleCorrelationId || g.exampleTraceId, span);
 }
 
 /** The newest deploy of that service's version in the range, if the range holds it. */
@@ -185,6 +207,7 @@ export async function DBFailureGroups({
                 <td>{g.source}</td>
                 <td>
                   <code>{g.code}</code>
+                  <FromLogsNote group={g} />
                 </td>
                 <td className="num">{formatCount(g.failures)}</td>
                 <td className="example">

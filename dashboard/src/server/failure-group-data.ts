@@ -23,6 +23,8 @@ export interface FailureGroup {
   code: string;
   codeId: string;
   failures: number;
+  /** Of them, the failures only a log record shows (a record with no span, sql/schema/070). */
+  fromLogs: number;
   /** First-hand failures of the group in the previous range of the same length. */
   previous: number;
   trend: number;
@@ -113,6 +115,8 @@ async function narrowGroups(
       {
         ...g,
         failures: n.failures,
+        // The whole group's share, at most what the narrowing kept.
+        fromLogs: Math.min(g.fromLogs, n.failures),
         previous,
         trend: n.failures - previous,
         lastSeen: n.lastSeen,
@@ -149,6 +153,7 @@ export async function loadFailureGroups(
       code: str(r.code),
       codeId: idStr(r.code),
       failures: num(r.failures),
+      fromLogs: num(r.from_logs),
       previous: num(r.previous),
       trend: num(r.trend),
       firstSeen: num(r.first_seen),

@@ -171,6 +171,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       failures_prior_attempts_mv_v2: 'failures_local',
       failures_from_logs_mv: 'failures_local',
       failures_log_informed_mv: 'failures_local',
+      failures_log_first_mv: 'failures_local',
       dependency_calls_1m_mv: 'dependency_calls_1m_local',
       retry_attempts_mv_v2: 'retry_attempts_local',
       retry_attempts_prior_mv: 'retry_attempts_local',

@@ -92,13 +92,14 @@ describe('a changed counting rule', () => {
     const changed = listSchemaSteps(changedDir)
       .filter((s) => before.get(s.file) !== s.checksum)
       .map((s) => s.name);
-    // faultline_source calls faultline_semconv_source; 010, 020, 040, 070, 500 and 520 call it.
+    // faultline_source calls faultline_semconv_source; 010, 020, 040, 070, 075, 500 and 520 call it.
     expect(changed).toEqual([
       'functions',
       'failures',
       'calls_1m',
       'dependency_calls_1m',
       'otel_logs',
+      'failures_log_first',
       'dashboard_workflows',
       'retry_attempts',
     ]);
@@ -110,8 +111,9 @@ describe('a changed counting rule', () => {
       { service: 'orders', calls: 'sdk', deps: 'sdk' },
     ]);
     const lines = await reopen(changedDir);
-    // failures_from_logs_mv (070) among them: it stores a record's source by faultline_source.
-    expect(lines.filter((l) => l.includes('created again')).length).toBe(9);
+    // failures_from_logs_mv (070) among them: it stores a record's source by faultline_source;
+    // and failures_log_first_mv (075), a span's.
+    expect(lines.filter((l) => l.includes('created again')).length).toBe(10);
     expect(lines.filter((l) => /rebuilt from/.test(l)).length).toBe(7);
     await insertBatch(store.client, serializeRows([call('orders', dynamodb, T0 + 60_000)]));
     expect(await sources()).toEqual([

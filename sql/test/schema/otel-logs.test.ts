@@ -295,6 +295,72 @@ describe('failures from log records', () => {
     }
   });
 
+  it("replaces a span's guess when its record was stored first (another collector's), once (075)", async () => {
+    const trace = hexId(16);
+    const span = hexId(8);
+    const record = logRow({
+      TraceId: trace,
+      SpanId: span,
+      ServiceName: 'orders',
+      LogAttributes: envelope('transient', '40P01'),
+    });
+    await insertLogs([record]);
+    // The span arrives where no collector remembered the record: stored as its guess.
+    await insertSpans([guessedSpan({ TraceId: trace, SpanId: span })]);
+    expect(await counted('TraceId = {t:String}', { t: trace })).toEqual([
+      { class: 'transient', code: '40P01', n: 1 },
+    ]);
+    // The negated copy matches the guess in every other column, as 070's does.
+    const [dims] = await rows<{ groups: number; n: number; stored: number }>(
+      `SELECT count() AS groups, sum(n) AS n, sum(k) AS stored FROM (
+         SELECT * EXCEPT (class, code, message, retryable, retry_after, raw, weight), sum(weight) AS n, count() AS k
+         FROM failures WHERE TraceId = {t:String} GROUP BY ALL)`,
+      { t: trace },
+    );
+    expect(dims).toEqual({ groups: 1, n: 1, stored: 3 });
+    // A later record of the span finds it replaced already (three rows): nothing more.
+    await insertLogs([
+      {
+        ...record,
+        Timestamp: dateTime64(T + 1000),
+        Body: 'again',
+        LogAttributes: envelope('validation', '23505'),
+      },
+    ]);
+    expect(await counted('TraceId = {t:String}', { t: trace })).toEqual([
+      { class: 'transient', code: '40P01', n: 1 },
+    ]);
+    // Spans that are no guess keep their own rows whatever record was stored before them.
+    const own = { TraceId: hexId(16), SpanId: hexId(8) };
+    const informed = { TraceId: hexId(16), SpanId: hexId(8) };
+    await insertLogs(
+      [own, informed].map((ids) =>
+        logRow({ ...ids, ServiceName: 'orders', LogAttributes: envelope('permanent', 'UniqueViolation') }),
+      ),
+    );
+    await insertSpans([
+      guessedSpan(
+        {
+          ...own,
+          'Events.Name': ['exception'],
+          'Events.Timestamp': [dateTime64(T)],
+          'Events.Attributes': [{}],
+        },
+        { 'faultline.class': 'validation', 'faultline.code': '23505' },
+      ),
+      guessedSpan(informed, {
+        'faultline.class': 'validation',
+        'faultline.code': '23505',
+        'faultline.exception_from': 'log',
+      }),
+    ]);
+    for (const ids of [own, informed]) {
+      expect(await counted('TraceId = {t:String}', { t: ids.TraceId })).toEqual([
+        { class: 'validation', code: '23505', n: 1 },
+      ]);
+    }
+  });
+
   it('a record of a span not stored (yet) makes no row; a replayed segment makes nothing twice', async () => {
     const trace = hexId(16);
     const span = hexId(8);

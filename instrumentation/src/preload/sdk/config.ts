@@ -1,5 +1,6 @@
 import { type CountSettings, readCountSettings } from './count-config.js';
 import { knownInstrumentationNames } from './instrumentation-names.js';
+import { type LogSettings, readLogSettings } from './log-config.js';
 import { readKeepFailures, readSampling } from './sampler.js';
 import type {
   ExportProtocol,
@@ -36,6 +37,7 @@ export function readConfig(
   config: PreloadConfig;
   exporter: ExportSettings;
   counts: CountSettings;
+  logs: LogSettings;
   warnings: string[];
 } {
   const { config: faultline, warnings, warn, flag } = readSwitches(options, env);
@@ -65,6 +67,7 @@ export function readConfig(
       scheduledDelayMillis: env.OTEL_BSP_SCHEDULE_DELAY?.trim() ? undefined : PRELOAD_SCHEDULE_DELAY_MS,
     },
     counts: readCountSettings(options, env, warn, flag),
+    logs: readLogSettings(options, env, warn),
     warnings,
   };
 }

@@ -31,6 +31,7 @@ import { installExitHooks } from './exit-hooks.js';
 import { createExporter } from './exporter.js';
 import { createInstrumentations } from './instrumentations.js';
 import { KeepFailuresProcessor } from './keep-failures-processor.js';
+import { type LogExport, startLogExport } from './log-export.js';
 import { createSampler } from './sampler.js';
 import type { StartOptions } from './types.js';
 
@@ -42,6 +43,7 @@ interface Running {
   provider: NodeTracerProvider;
   batch: ExitFlushProcessor;
   counts: CountExport | undefined;
+  logs: LogExport | undefined;
   cleanups: (() => void)[];
   stopped?: Promise<void>;
 }
@@ -61,7 +63,7 @@ export function start(options: StartOptions = {}): void {
   if (holder[KEY]) return;
   holder[KEY] = 'starting';
   safely('start', () => {
-    const { config, exporter, counts: countSettings, warnings } = readConfig(options);
+    const { config, exporter, counts: countSettings, logs: logSettings, warnings } = readConfig(options);
     if (config.debug) diag.setLogger(new DiagConsoleLogger(), DiagLogLevel.DEBUG);
     for (const w of warnings) warnOnce(w);
     if (config.disabled) return;
@@ -94,6 +96,9 @@ export function start(options: StartOptions = {}): void {
     );
     // Every call and failure, counted in process whatever the sampler keeps (pipeline/call-counter.ts).
     const counts = startCountExport(countSettings, resource);
+    // The errors the application logs, registered before the instrumentations (pino's log sending
+    // takes its logger from the global provider when the application creates a logger).
+    const logs = startLogExport(logSettings, resource);
     // None for every sampler but the two ratio ones (and the default, when the counts need the spans
     // of an unsampled upstream trace recorded): the SDK reads OTEL_TRACES_SAMPLER itself. Left
     // out rather than undefined, which the SDK's config merge would take over its own default.
@@ -128,11 +133,14 @@ export function start(options: StartOptions = {}): void {
       // A SIGTERM can arrive while a fetch span waits for its body to be read: end it now.
       endSpansWaitingOnBodies();
       flushedAt = batch.accepted;
-      return Promise.all([batch.flushForExit(), counts?.flushForExit()]).then(() => undefined);
+      return Promise.all([batch.flushForExit(), counts?.flushForExit(), logs?.flushForExit()]).then(
+        () => undefined,
+      );
     };
-    const unflushed = () => batch.accepted > flushedAt || counts?.hasUnflushed() === true;
+    const unflushed = () =>
+      batch.accepted > flushedAt || counts?.hasUnflushed() === true || logs?.hasUnflushed() === true;
     cleanups.push(installExitHooks(flush, unflushed));
-    holder[KEY] = { provider, batch, counts, cleanups };
+    holder[KEY] = { provider, batch, counts, logs, cleanups };
   });
 }
 
@@ -142,9 +150,11 @@ export function shutdown(): Promise<void> {
   if (!current || current === 'starting') return Promise.resolve();
   current.stopped ??= (async () => {
     for (const cleanup of current.cleanups) safely('cleanup', cleanup);
-    await Promise.all([current.provider.shutdown(), current.counts?.shutdown()]).catch((err: unknown) =>
-      diag.warn('faultline: shutdown failed', err),
-    );
+    await Promise.all([
+      current.provider.shutdown(),
+      current.counts?.shutdown(),
+      current.logs?.shutdown(),
+    ]).catch((err: unknown) => diag.warn('faultline: shutdown failed', err));
   })();
   return current.stopped;
 }

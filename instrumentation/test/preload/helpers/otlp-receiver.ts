@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { addDerivedAttributes } from '../../../src/derive/derived-attributes.js';
 import { DISTRO_NAME, DISTRO_NAME_KEY } from '../../../src/envelope/attribute-names.js';
+import { decodeLogsRequest, type ReceivedLogRecord } from './otlp-logs.js';
 import { decodeMetricsRequest, type ReceivedPoint } from './otlp-metrics.js';
 import { attributesOf, ExportTraceRequest, type WireKeyValue } from './otlp-wire.js';
 
@@ -100,15 +101,24 @@ export interface ReceivedMetricsRequest {
   points: ReceivedPoint[];
 }
 
+/** An export of the preload's logged errors (`…/v1/logs`), kept apart from the trace exports. */
+export interface ReceivedLogsRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  contentType: string;
+  records: ReceivedLogRecord[];
+}
+
 /**
- * An in-process OTLP/HTTP receiver on 127.0.0.1:0 that accepts protobuf and JSON: traces, and the
- * preload's call counts on any path ending in /v1/metrics (in `metrics` only, so `requests`,
- * `contentTypes` and `spans` stay the traces').
+ * An in-process OTLP/HTTP receiver on 127.0.0.1:0 that accepts protobuf and JSON: traces, the
+ * preload's call counts on any path ending in /v1/metrics and its logged errors on /v1/logs (in
+ * `metrics` and `logs` only, so `requests`, `contentTypes` and `spans` stay the traces').
  */
 export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
   metrics: ReceivedMetricsRequest[];
+  logs: ReceivedLogsRequest[];
   /** Content types of the export requests received, to prove which encoding was used. */
   contentTypes: string[];
   /** Every export request in arrival order, undecodable ones included (with no spans). */
@@ -121,13 +131,25 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const contentTypes: string[] = [];
   const requests: ReceivedRequest[] = [];
   const metrics: ReceivedMetricsRequest[] = [];
+  const logs: ReceivedLogsRequest[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const type = String(req.headers['content-type'] ?? '');
-      if ((req.url ?? '').split('?')[0]?.endsWith('/v1/metrics')) {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      if (path.endsWith('/v1/logs')) {
+        try {
+          const records = decodeLogsRequest(body, type);
+          logs.push({ path: req.url ?? '', headers: req.headers, contentType: type, records });
+          res.writeHead(200, { 'content-type': type || 'application/x-protobuf' }).end();
+        } catch (err) {
+          res.writeHead(400).end(String(err));
+        }
+        return;
+      }
+      if (path.endsWith('/v1/metrics')) {
         try {
           metrics.push({
             path: req.url ?? '',
@@ -166,6 +188,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     spans,
     metrics,
+    logs,
     contentTypes,
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

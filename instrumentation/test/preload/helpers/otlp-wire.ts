@@ -1,8 +1,8 @@
 import protobuf from 'protobufjs';
 
 /**
- * The subset of the OTLP protobuf messages the in-process receiver decodes (collector/trace/v1 and
- * collector/metrics/v1, over the common and resource types they share), and the flattening of
+ * The subset of the OTLP protobuf messages the in-process receiver decodes (collector/trace/v1,
+ * collector/metrics/v1 and collector/logs/v1, over the common and resource types they share), and the flattening of
  * attribute values both encodings need.
  */
 const root = protobuf.Root.fromJSON({
@@ -84,10 +84,38 @@ const root = protobuf.Root.fromJSON({
     ExportMetricsServiceRequest: {
       fields: { resourceMetrics: { rule: 'repeated', type: 'ResourceMetrics', id: 1 } },
     },
+    // Logs.
+    LogRecord: {
+      fields: {
+        timeUnixNano: { type: 'fixed64', id: 1 },
+        severityNumber: { type: 'int32', id: 2 },
+        severityText: { type: 'string', id: 3 },
+        body: { type: 'AnyValue', id: 5 },
+        attributes: { rule: 'repeated', type: 'KeyValue', id: 6 },
+        traceId: { type: 'bytes', id: 9 },
+        spanId: { type: 'bytes', id: 10 },
+      },
+    },
+    ScopeLogs: {
+      fields: {
+        scope: { type: 'InstrumentationScope', id: 1 },
+        logRecords: { rule: 'repeated', type: 'LogRecord', id: 2 },
+      },
+    },
+    ResourceLogs: {
+      fields: {
+        resource: { type: 'Resource', id: 1 },
+        scopeLogs: { rule: 'repeated', type: 'ScopeLogs', id: 2 },
+      },
+    },
+    ExportLogsServiceRequest: {
+      fields: { resourceLogs: { rule: 'repeated', type: 'ResourceLogs', id: 1 } },
+    },
   },
 });
 export const ExportTraceRequest = root.lookupType('ExportTraceServiceRequest');
 export const ExportMetricsRequest = root.lookupType('ExportMetricsServiceRequest');
+export const ExportLogsRequest = root.lookupType('ExportLogsServiceRequest');
 
 /** An AnyValue as protobufjs renders it (`s`, `b`, …) or as OTLP/JSON spells it (`stringValue`, …). */
 export interface WireValue {
@@ -107,7 +135,8 @@ export interface WireKeyValue {
   value?: WireValue;
 }
 
-function anyValue(v: WireValue | undefined): unknown {
+/** One AnyValue as a JavaScript value (int64 as a number). */
+export function anyValue(v: WireValue | undefined): unknown {
   if (!v) return undefined;
   const s = v.s ?? v.stringValue;
   if (s !== undefined) return s;
