@@ -1,7 +1,9 @@
+import Link from 'next/link';
 import { ClassBadge } from '../components/class-badge';
 import { ServiceLink } from '../components/service-link';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatPercent } from '../lib/format';
+import { workflowsHref } from '../lib/workflow-selection';
 import { loadFirstFailures } from '../server/workflow-data';
 
 /**
@@ -52,7 +54,12 @@ export async function DBFirstFailures({ params }: { params: DashboardParams }) {
                   <code>{r.code}</code>
                 </td>
                 <td className="num" data-testid="failed-workflows">
-                  {formatCount(r.failedWorkflows)}
+                  <Link
+                    href={workflowsHref(params, { outcome: 'failed', first: r.key })}
+                    title="these failed workflows, newest first"
+                  >
+                    {formatCount(r.failedWorkflows)}
+                  </Link>
                 </td>
                 <td className="num">{formatPercent(total ? r.failedWorkflows / total : 0)}</td>
               </tr>

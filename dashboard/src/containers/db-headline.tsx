@@ -79,8 +79,16 @@ export async function DBHeadline({ params }: { params: DashboardParams }) {
         <span>
           logical outbound calls{' '}
           <Link
-            href={sqlConsoleHref('dashboard/call_counts', params)}
-            title="the calls per service, counted from the raw spans, in the SQL console"
+            href={
+              params.dependency !== ''
+                ? sqlConsoleHref('dashboard/dependencies', params, {
+                    class: '',
+                    dependency: params.dependency,
+                    per_edge: 1,
+                  })
+                : sqlConsoleHref('dashboard/budget_call_rows', params)
+            }
+            title="the rows these calls are counted from, in the SQL console"
           >
             <strong data-testid="total-calls">{formatCount(totals.calls)}</strong>
           </Link>

@@ -8,6 +8,31 @@ import { displayZone } from '../server/display-zone';
 import { loadMisrouted, loadRetriesByClass, loadRetrySummary, MISROUTED_LIMIT } from '../server/retry-data';
 import { sqlConsoleHref } from '../server/sql-links';
 
+/** A Retries figure as a link to the rows it counts: a named query in the SQL console (no page lists retries). */
+function RowsLink({
+  params,
+  query,
+  extra,
+  value,
+  testId,
+}: {
+  params: DashboardParams;
+  query: string;
+  extra: Record<string, string | number>;
+  value: number;
+  testId?: string;
+}) {
+  return (
+    <Link
+      href={sqlConsoleHref(`dashboard/${query}`, params, extra)}
+      title="the rows this counts, in the SQL console: their total column reads this number"
+      data-testid={testId}
+    >
+      {formatCount(value)}
+    </Link>
+  );
+}
+
 /** Whether retries help or hammer: attempts and waiting time by the class that triggered them. */
 export async function DBRetriesByClass({ params }: { params: DashboardParams }) {
   const [summary, rows] = await Promise.all([loadRetrySummary(params), loadRetriesByClass(params)]);
@@ -15,17 +40,45 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
     <>
       <div className="stat-row" data-testid="retry-stats">
         <div className="stat">
-          retries <strong data-testid="retries-total">{formatCount(summary.retries)}</strong>
+          retries{' '}
+          <strong data-testid="retries-total">
+            <RowsLink
+              params={params}
+              query="retries_counted"
+              extra={{ kind: 'retries' }}
+              value={summary.retries}
+            />
+          </strong>
         </div>
         <div className="stat">
           share of outbound calls{' '}
-          <strong>{formatPercent(summary.calls ? summary.retries / summary.calls : 0)}</strong>
+          <strong
+            title={`${formatCount(summary.retries)} retries of ${formatCount(summary.calls)} outbound calls`}
+          >
+            {formatPercent(summary.calls ? summary.retries / summary.calls : 0)}
+          </strong>
         </div>
         <div className="stat">
-          retries that failed again <strong>{formatCount(summary.failedRetries)}</strong>
+          retries that failed again{' '}
+          <strong data-testid="retries-failed">
+            <RowsLink
+              params={params}
+              query="retries_counted"
+              extra={{ kind: 'failed' }}
+              value={summary.failedRetries}
+            />
+          </strong>
         </div>
         <div className="stat">
-          misrouted retries <strong data-testid="misrouted-count">{formatCount(summary.misrouted)}</strong>
+          misrouted retries{' '}
+          <strong data-testid="misrouted-count">
+            <RowsLink
+              params={params}
+              query="retries_counted"
+              extra={{ kind: 'misrouted' }}
+              value={summary.misrouted}
+            />
+          </strong>
         </div>
       </div>
       <section className="panel" aria-labelledby="retry-class-title">
@@ -44,7 +97,7 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.afterClass}>
+              <tr key={r.afterClass} data-testid="retry-class-row" data-after={r.afterClass}>
                 <td>
                   {r.afterClass === 'after success' ? (
                     <span className="muted">no failed predecessor</span>
@@ -52,8 +105,24 @@ export async function DBRetriesByClass({ params }: { params: DashboardParams }) 
                     <ClassBadge value={r.afterClass} />
                   )}
                 </td>
-                <td className="num">{formatCount(r.retries)}</td>
-                <td className="num">{formatCount(r.succeeded)}</td>
+                <td className="num">
+                  <RowsLink
+                    params={params}
+                    query="retries_listed"
+                    extra={{ after_class: r.afterClass, succeeded: 0 }}
+                    value={r.retries}
+                    testId="retry-class-retries"
+                  />
+                </td>
+                <td className="num">
+                  <RowsLink
+                    params={params}
+                    query="retries_listed"
+                    extra={{ after_class: r.afterClass, succeeded: 1 }}
+                    value={r.succeeded}
+                    testId="retry-class-succeeded"
+                  />
+                </td>
                 <td className="num">{formatPercent(r.retries ? r.succeeded / r.retries : 0)}</td>
                 <td className="num">{r.maxAttempt}</td>
                 <td className="num">{formatDurationNs(r.waitNs)}</td>
@@ -103,7 +172,7 @@ export async function DBMisroutedRetries({ params }: { params: DashboardParams }
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={`${r.service}/${r.class}/${r.source}/${r.code}`}>
+              <tr key={`${r.service}/${r.class}/${r.source}/${r.code}`} data-testid="misrouted-row">
                 <td>
                   <ServiceLink params={params} service={r.serviceId} />
                 </td>
@@ -112,7 +181,15 @@ export async function DBMisroutedRetries({ params }: { params: DashboardParams }
                 <td>
                   <code>{r.code}</code>
                 </td>
-                <td className="num">{formatCount(r.wastedCalls)}</td>
+                <td className="num">
+                  <RowsLink
+                    params={params}
+                    query="retries_misrouted_listed"
+                    extra={r.key}
+                    value={r.wastedCalls}
+                    testId="misrouted-wasted"
+                  />
+                </td>
                 <td className="num">{formatDurationNs(r.wastedNs)}</td>
                 <td className="nowrap">{formatTime(r.lastSeen, zone)}</td>
                 <td>

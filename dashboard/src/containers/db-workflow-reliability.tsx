@@ -3,6 +3,7 @@ import { type CompoundingPoint, HdxCompoundingChart } from '../components/hdx-co
 import { predictedEndToEnd, predictedMixture, stepReliability } from '../lib/compounding';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { formatCount, formatPercent } from '../lib/format';
+import { workflowsHref } from '../lib/workflow-selection';
 import { sqlConsoleHref } from '../server/sql-links';
 import { loadWorkflowSummary, loadWorkflowsBySteps } from '../server/workflow-data';
 
@@ -20,10 +21,19 @@ export async function DBWorkflowReliability({ params }: { params: DashboardParam
     <>
       <div className="stat-row" data-testid="workflow-stats">
         <div className="stat">
-          workflows <strong data-testid="wf-count">{formatCount(summary.workflows)}</strong>
+          workflows{' '}
+          <Link href={workflowsHref(params, {})} title="these workflows, newest first">
+            <strong data-testid="wf-count">{formatCount(summary.workflows)}</strong>
+          </Link>
         </div>
         <div className="stat">
-          failed <strong data-testid="wf-failed">{formatCount(summary.failedWorkflows)}</strong>
+          failed{' '}
+          <Link
+            href={workflowsHref(params, { outcome: 'failed' })}
+            title="the failed workflows, newest first"
+          >
+            <strong data-testid="wf-failed">{formatCount(summary.failedWorkflows)}</strong>
+          </Link>
         </div>
         <div className="stat">
           per-step reliability <strong data-testid="wf-step-reliability">{formatPercent(perStep)}</strong>
@@ -76,10 +86,21 @@ export async function DBWorkflowReliability({ params }: { params: DashboardParam
             </thead>
             <tbody>
               {bySteps.map((b, i) => (
-                <tr key={b.steps}>
+                <tr key={b.steps} data-testid="wf-steps-row" data-steps={b.steps}>
                   <td className="num">{b.steps}</td>
-                  <td className="num">{formatCount(b.workflows)}</td>
-                  <td className="num">{formatCount(b.succeeded)}</td>
+                  <td className="num">
+                    <Link href={workflowsHref(params, { steps: b.steps })} data-testid="wf-steps-workflows">
+                      {formatCount(b.workflows)}
+                    </Link>
+                  </td>
+                  <td className="num">
+                    <Link
+                      href={workflowsHref(params, { steps: b.steps, outcome: 'succeeded' })}
+                      data-testid="wf-steps-succeeded"
+                    >
+                      {formatCount(b.succeeded)}
+                    </Link>
+                  </td>
                   <td className="num">{points[i]?.measured.toFixed(1)}%</td>
                   <td className="num">{points[i]?.predicted.toFixed(1)}%</td>
                 </tr>

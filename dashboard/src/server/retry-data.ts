@@ -19,6 +19,7 @@ export async function loadRetrySummary(p: DashboardParams): Promise<RetrySummary
 }
 
 export interface RetryByClass {
+  /** As stored: a class, or 'after success'. */
   afterClass: string;
   retries: number;
   succeeded: number;
@@ -30,7 +31,7 @@ export interface RetryByClass {
 export async function loadRetriesByClass(p: DashboardParams): Promise<RetryByClass[]> {
   const rows = await panelQuery('retries_by_class', filterQueryParams(p));
   return rows.map((r) => ({
-    afterClass: str(r.after_class),
+    afterClass: idStr(r.after_class),
     retries: num(r.retries),
     succeeded: num(r.succeeded),
     maxAttempt: num(r.max_attempt),
@@ -40,6 +41,8 @@ export async function loadRetriesByClass(p: DashboardParams): Promise<RetryByCla
 }
 
 export interface MisroutedRow {
+  /** The group's fields exactly as stored, for the link to its rows. */
+  key: { service: string; class: string; source: string; code: string };
   service: string;
   /** The exact service name (idStr), for links; `service` is the shown text. */
   serviceId: string;
@@ -58,6 +61,7 @@ export const MISROUTED_LIMIT = 100;
 export async function loadMisrouted(p: DashboardParams): Promise<MisroutedRow[]> {
   const rows = await panelQuery('retries_misrouted', { ...filterQueryParams(p), limit: MISROUTED_LIMIT });
   return rows.map((r) => ({
+    key: { service: idStr(r.service), class: idStr(r.class), source: idStr(r.source), code: idStr(r.code) },
     service: str(r.service),
     serviceId: idStr(r.service),
     class: str(r.class),

@@ -1,4 +1,5 @@
 import type { DashboardParams } from '../lib/dashboard-params';
+import { type WorkflowFilters, workflowFilterQueryParams } from '../lib/workflow-selection';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 function base(p: DashboardParams) {
@@ -65,6 +66,8 @@ export async function loadWorkflowsBySteps(p: DashboardParams): Promise<StepsBuc
 }
 
 export interface FirstFailure {
+  /** The first failure's fields exactly as stored ('' for a class none recorded), for links. */
+  key: { class: string; service: string; source: string; code: string };
   class: string;
   service: string;
   /** The exact service name (idStr), for links; `service` is the shown text. */
@@ -77,6 +80,12 @@ export interface FirstFailure {
 export async function loadFirstFailures(p: DashboardParams): Promise<FirstFailure[]> {
   const rows = await panelQuery('workflows_first_failure', base(p));
   return rows.map((r) => ({
+    key: {
+      class: r.first_class === 'none recorded' ? '' : idStr(r.first_class),
+      service: idStr(r.first_service),
+      source: idStr(r.first_source),
+      code: idStr(r.first_code),
+    },
     class: str(r.first_class),
     service: str(r.first_service),
     serviceId: idStr(r.first_service),
@@ -105,13 +114,9 @@ export interface WorkflowRow {
   firstFailureServiceId: string;
 }
 
-export async function loadRecentWorkflows(
-  p: DashboardParams,
-  failedOnly: boolean,
-  limit = 50,
-): Promise<WorkflowRow[]> {
-  const rows = await panelQuery('workflows_recent', { ...base(p), failed_only: failedOnly, limit });
-  return rows.map((r) => ({
+/** A row of workflows_recent or workflows_matching. */
+function workflowRow(r: Record<string, unknown>): WorkflowRow {
+  return {
     correlationId: idStr(r.correlation_id),
     started: num(r.started),
     durationNs: num(r.duration_ns),
@@ -127,5 +132,35 @@ export async function loadRecentWorkflows(
     firstFailureCode: str(r.first_failure_code),
     firstFailureService: str(r.first_failure_service),
     firstFailureServiceId: idStr(r.first_failure_service),
-  }));
+  };
+}
+
+export async function loadRecentWorkflows(
+  p: DashboardParams,
+  failedOnly: boolean,
+  limit = 50,
+): Promise<WorkflowRow[]> {
+  const rows = await panelQuery('workflows_recent', { ...base(p), failed_only: failedOnly, limit });
+  return rows.map(workflowRow);
+}
+
+/** The newest workflows the list's filters select (workflows_matching, any filter of workflow-selection.ts). */
+export async function loadMatchingWorkflows(
+  p: DashboardParams,
+  f: WorkflowFilters,
+  limit = 50,
+): Promise<WorkflowRow[]> {
+  const rows = await panelQuery('workflows_matching', { ...base(p), ...workflowFilterQueryParams(f), limit });
+  return rows.map(workflowRow);
+}
+
+/** How many workflows the filters select: weighted as the page's figures are, and stored. */
+export async function loadMatchingTotal(
+  p: DashboardParams,
+  f: WorkflowFilters,
+): Promise<{ workflows: number; stored: number }> {
+  const r = (
+    await panelQuery('workflows_matching_total', { ...base(p), ...workflowFilterQueryParams(f) })
+  )[0];
+  return { workflows: num(r?.workflows), stored: num(r?.stored) };
 }

@@ -186,6 +186,23 @@ describe('counts under trace sampling: each stored span stands for its weight', 
     expect(exact.get('edge')).toMatchObject({ range_calls: 3 });
   });
 
+  it('the rows behind a calls figure (budget_call_rows) add up to each service’s budget calls', async () => {
+    const rows = await named('dashboard/budget_call_rows', { ...range, source: '' });
+    const budgetCalls = [
+      ...(await named('dashboard/budget_calls', { ...budget, source: '' })),
+      ...(await named('dashboard/budget_exact_calls', { ...budget, source: '' })),
+    ];
+    const sum = (xs: Row[], service: string, key: string) =>
+      xs.filter((r) => (r.service ?? r.ServiceName) === service).reduce((s, r) => s + Number(r[key]), 0);
+    for (const [service, calls] of Object.entries({ shop: 49, legacy: 3, counted: 7, edge: 3 })) {
+      expect(sum(rows, service, 'calls'), service).toBe(calls);
+      expect(sum(budgetCalls, service, 'range_calls'), service).toBe(calls);
+    }
+    expect(rows.filter((r) => r.ServiceName === 'counted').map((r) => r.counted)).toEqual(['exact']);
+    const all = budgetCalls.reduce((s, r) => s + Number(r.range_calls), 0);
+    expect(new Set(rows.map((r) => Number(r.total)))).toEqual(new Set([all]));
+  });
+
   it('first-hand failures count each kept failure once, and the echo is no failure of its own', async () => {
     const rows = (await named('dashboard/budget_failures', { ...budget, ...filters })).filter(
       (r) => r.service === 'shop',
@@ -225,6 +242,43 @@ describe('counts under trace sampling: each stored span stands for its weight', 
     expect(first.map((r) => [r.first_class, r.first_code, r.failed_workflows])).toEqual([
       ['transient', '503', 8],
     ]);
+  });
+
+  it('the Workflows list a figure opens (workflows_matching_total) totals that figure', async () => {
+    const shopOnly = { ...range, service: 'shop' };
+    const any = {
+      failed: -1,
+      steps: -1,
+      first: 0,
+      first_class: '',
+      first_service: '',
+      first_source: '',
+      first_code: '',
+    };
+    const total = async (f: Record<string, unknown>) =>
+      (await named('dashboard/workflows_matching_total', { ...shopOnly, ...any, ...f }))[0];
+    expect(await total({})).toMatchObject({ workflows: 48 });
+    expect(await total({ failed: 1 })).toMatchObject({ workflows: 8, stored: 8 });
+    // 10 sampled roots standing for 4 each, and the path-only one standing for none.
+    expect(await total({ failed: 0, steps: 1 })).toMatchObject({ workflows: 40, stored: 11 });
+    const [first] = await named('dashboard/workflows_first_failure', shopOnly);
+    const key = {
+      first: 1,
+      first_class: first!.first_class,
+      first_service: first!.first_service,
+      first_source: first!.first_source,
+      first_code: first!.first_code,
+    };
+    expect(await total({ failed: 1, ...key })).toMatchObject({ workflows: 8 });
+    const listed = await named('dashboard/workflows_matching', {
+      ...shopOnly,
+      ...any,
+      failed: 1,
+      ...key,
+      limit: 5,
+    });
+    expect(listed).toHaveLength(5);
+    for (const w of listed) expect(w).toMatchObject({ failed: true, first_failure_code: '503' });
   });
 
   it("the dependency's calls and first-hand failures are weighted alike", async () => {

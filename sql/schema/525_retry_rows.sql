@@ -1,0 +1,53 @@
+-- Each retry of a range (a row of retry_attempts, 520, with attempt > 1) beside the class of the
+-- failure it followed and the time it waited: one home for the rule, which retries_by_class sums
+-- and retries_listed lists (sql/queries/dashboard), so a figure and the rows it opens agree.
+--   after_class: the preload's faultline.previous_class on the retry; for older rows, the class of
+--     the preceding row with the same trace, service and span name (attempt_key); 'after success'
+--     when that row did not fail.
+--   waited_ns: from the previous attempt's end to the retry's start (0 without a previous attempt).
+--   SELECT * FROM retry_rows(from = '…', to = '…', service = '', source = '')
+CREATE OR REPLACE VIEW retry_rows AS
+SELECT
+  Timestamp,
+  ServiceName,
+  SpanName,
+  TraceId,
+  correlation_id,
+  source,
+  class,
+  code,
+  attempt,
+  Duration,
+  weight,
+  multiIf(previous_class != '', previous_class, prev_class = '', 'after success', prev_class) AS after_class,
+  if(prev_end_ns > 0, greatest(toInt64(start_ns) - prev_end_ns, 0), 0) AS waited_ns
+FROM (
+  SELECT
+    Timestamp,
+    ServiceName,
+    SpanName,
+    TraceId,
+    correlation_id,
+    source,
+    class,
+    code,
+    previous_class,
+    attempt,
+    Duration,
+    weight,
+    lagInFrame(class) OVER w AS prev_class,
+    toUnixTimestamp64Nano(Timestamp) AS start_ns,
+    lagInFrame(toInt64(toUnixTimestamp64Nano(Timestamp)) + toInt64(Duration)) OVER w AS prev_end_ns
+  FROM retry_attempts
+  WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+    AND SpanKind != 'Server'
+    AND ({service:String} = '' OR ServiceName = {service:String})
+    AND ({source:String} = '' OR source = {source:String})
+    -- Only groups with a retry in range can yield a row: drop the rest before sorting.
+    AND attempt_key IN (
+      SELECT attempt_key FROM retry_attempts
+      WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime} AND attempt > 1
+    )
+  WINDOW w AS (PARTITION BY attempt_key ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+)
+WHERE attempt > 1;
