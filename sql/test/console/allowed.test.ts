@@ -185,6 +185,9 @@ describe('named queries', () => {
     // A list of names (the request's endpoints, the fields that must be empty).
     'Array(String)': [''],
     UInt8: 0,
+    // A tri-state filter (-1 = either, 0, 1): the Workflows list's failed and steps.
+    Int8: -1,
+    Int32: -1,
   };
 
   it('every sql/queries file passes the console as written (it offers them to copy and adapt)', async () => {
