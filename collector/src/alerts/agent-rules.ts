@@ -2,8 +2,8 @@ import type { BurnWindow } from '../budget/index.js';
 import { classAlertKey } from './alert-keys.js';
 import type { AlertNotice } from './alert-types.js';
 import type { Severity } from './burn-rules.js';
-import type { ClassRuleContext } from './class-rules.js';
 import { windowSeconds } from './judge-burn.js';
+import type { ClassRuleContext } from './rule-context.js';
 
 export const AGENT_ALERT_NAME = 'AgentWrongActions';
 

@@ -1,10 +1,11 @@
-import type { Store } from '@faultline/sql';
 import { type AgentActionRule, agentWrongActions } from './agent-rules.js';
 import { classAlertKey } from './alert-keys.js';
 import type { AlertNotice } from './alert-types.js';
 import type { Severity } from './burn-rules.js';
+import type { ClassRuleContext } from './rule-context.js';
 
 export { classAlertKey, labelsFromKey } from './alert-keys.js';
+export type { ClassRuleContext } from './rule-context.js';
 
 export const CLASS_RATE_ALERT_NAME = 'FailureClassRate';
 export const NEW_CODE_ALERT_NAME = 'NewFailureCode';
@@ -36,15 +37,6 @@ export interface NewCodeRule {
 export type ClassRule = ClassRateRule | NewCodeRule | AgentActionRule;
 
 type Row = Record<string, unknown>;
-
-export interface ClassRuleContext {
-  store: Store;
-  nowMs: number;
-  /** How long Alertmanager keeps a firing notice without a re-send. */
-  holdMs: number;
-  /** The dashboard's page (default the Overview) for the service over [fromS, toS]. */
-  link: (service: string, fromS: number, toS: number, path?: string) => string;
-}
 
 function base(
   rule: ClassRateRule | NewCodeRule,

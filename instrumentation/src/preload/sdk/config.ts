@@ -1,4 +1,5 @@
 import { type CountSettings, readCountSettings } from './count-config.js';
+import { DEFAULT_ENDPOINT, type Env, isHttpUrl, type Warn } from './env-reading.js';
 import { knownInstrumentationNames } from './instrumentation-names.js';
 import { type LogSettings, readLogSettings } from './log-config.js';
 import { readKeepFailures, readSampling } from './sampler.js';
@@ -12,15 +13,12 @@ import type {
   StartOptions,
 } from './types.js';
 
-export const DEFAULT_ENDPOINT = 'http://localhost:4318';
 const DEFAULT_PEEK_MAX_BYTES = 16_384;
 /**
  * The preload's batch delay when OTEL_BSP_SCHEDULE_DELAY is unset: spans of an incident in
  * progress reach the dashboard within a second, where the specification's default is 5 s.
  */
 const PRELOAD_SCHEDULE_DELAY_MS = 1000;
-
-export type Env = Record<string, string | undefined>;
 
 /**
  * Resolves the preload's options over environment variables. Only Faultline's own switches, the
@@ -138,8 +136,6 @@ function readSwitches(options: Partial<FaultlineConfig>, env: Env) {
   return { config, warnings, warn, flag };
 }
 
-export type Warn = (name: string, value: string, fix: string) => void;
-
 /**
  * The traces URL to hand the exporter, or undefined to let it read OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
  * and OTEL_EXPORTER_OTLP_ENDPOINT itself. Given only by options, or when a variable the exporter
@@ -164,15 +160,6 @@ function tracesUrl(options: StartOptions, env: Env, warn: Warn): string | undefi
     warn('OTEL_EXPORTER_OTLP_ENDPOINT', base, `use an http(s):// base URL such as ${DEFAULT_ENDPOINT}`);
   }
   return signal || base ? `${DEFAULT_ENDPOINT}/v1/traces` : undefined;
-}
-
-export function isHttpUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 function protocol(env: Env, warn: Warn): ExportProtocol {

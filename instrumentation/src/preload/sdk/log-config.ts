@@ -1,4 +1,4 @@
-import type { Env, Warn } from './config.js';
+import type { Env, Warn } from './env-reading.js';
 import { readSideSignalEndpoint, type SideSignalEndpoint } from './side-signal-endpoint.js';
 import type { StartOptions } from './types.js';
 

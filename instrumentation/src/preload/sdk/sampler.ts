@@ -4,7 +4,7 @@ import {
   createCompositeSampler,
 } from '@opentelemetry/sampler-composite';
 import { AlwaysOnSampler, ParentBasedSampler, type Sampler } from '@opentelemetry/sdk-trace-base';
-import type { Env, Warn } from './config.js';
+import type { Env, Warn } from './env-reading.js';
 import { RecordUnsampled } from './keep-failures-sampler.js';
 import type { RatioSampling } from './types.js';
 

@@ -1,5 +1,5 @@
 import { parseKeyPairsIntoRecord } from '@opentelemetry/core';
-import { DEFAULT_ENDPOINT, type Env, isHttpUrl, type Warn } from './config.js';
+import { DEFAULT_ENDPOINT, type Env, isHttpUrl, type Warn } from './env-reading.js';
 import type { ExportProtocol, StartOptions } from './types.js';
 
 /** A signal the preload exports beside its spans: the call counts, and the logged errors. */
