@@ -32,6 +32,7 @@ import { createExporter } from './exporter.js';
 import { createInstrumentations } from './instrumentations.js';
 import { KeepFailuresProcessor } from './keep-failures-processor.js';
 import { type LogExport, startLogExport } from './log-export.js';
+import { sendOnlyFailureLines } from './pino-failure-lines.js';
 import { createSampler } from './sampler.js';
 import type { StartOptions } from './types.js';
 
@@ -99,6 +100,8 @@ export function start(options: StartOptions = {}): void {
     // The errors the application logs, registered before the instrumentations (pino's log sending
     // takes its logger from the global provider when the application creates a logger).
     const logs = startLogExport(logSettings, resource);
+    // Only lines that can be failures are parsed by pino's log sending when the logs go out.
+    if (logs) sendOnlyFailureLines();
     // None for every sampler but the two ratio ones (and the default, when the counts need the spans
     // of an unsampled upstream trace recorded): the SDK reads OTEL_TRACES_SAMPLER itself. Left
     // out rather than undefined, which the SDK's config merge would take over its own default.
