@@ -1,7 +1,10 @@
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTimeNs } from '../src/lib/format-time-ns';
+import { ARTIFACTS } from './support/browser';
 import type { FaultlineProcess } from './support/faultline-process';
+import { layoutFaults } from './support/layout-faults';
 import { type SeededSession, startSeeded } from './support/seeded-session';
 import { type LoggedFailuresTruth, sendLoggedFailures } from './support/send-logged-failures';
 
@@ -88,6 +91,24 @@ describe('log records in the request tree', () => {
     expect(shown[0]!.cls).toBe('transient');
     expect(shown[0]!.text).toContain(timeOf(truth.workerAt));
     expect(shown[0]!.text).toContain('ECONNREFUSED: connect ECONNREFUSED 10.0.0.7:5672');
+  });
+});
+
+describe('log records at 1280, 1440 and 1920 px', () => {
+  it.each([1280, 1440, 1920])('the request and the failures read whole at %i px', async (width) => {
+    await page.setViewportSize({ width, height: 900 });
+    for (const [name, path, ready] of [
+      ['request-logs', `/request?id=${truth.traceId}`, 'span-timeline'],
+      ['failures-logs', '/failures?range=1h', 'failure-groups'],
+    ] as const) {
+      await page.goto(`${app.dashboardUrl}${path}`);
+      await page.getByTestId(ready).waitFor();
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+      expect(await layoutFaults(page, 'main table, main [role="tree"], main h2'), `${path}`).toEqual({
+        broken: [],
+        overflowPx: 0,
+      });
+    }
   });
 });
 

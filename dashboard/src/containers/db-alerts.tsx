@@ -74,7 +74,7 @@ export async function DBFiringAlerts() {
             {firing.map((a) => (
               <tr key={a.key} data-testid="firing-alert" data-service={a.service} data-severity={a.severity}>
                 <td>{a.alertname}</td>
-                <td>{a.service}</td>
+                <td className="service-name">{a.service}</td>
                 <td>{a.severity}</td>
                 <td>
                   <ClassBadge value={a.class} />
@@ -125,7 +125,9 @@ export async function DBAlertHistory() {
                 <tr key={`${h.key}-${h.atMs}-${h.state}`} data-testid="alert-transition" data-state={h.state}>
                   <td className="nowrap">{alertTime(h.atMs, zone)}</td>
                   <td>
-                    <Link href={overviewHref(h.service, h.startedMs, h.atMs)}>{h.service}</Link>
+                    <Link className="service-name" href={overviewHref(h.service, h.startedMs, h.atMs)}>
+                      {h.service}
+                    </Link>
                   </td>
                   <td>{h.severity}</td>
                   <td>

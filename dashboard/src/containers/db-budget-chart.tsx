@@ -157,7 +157,7 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
           {budgets.map((b) => (
             <tr key={b.service} data-service={b.service}>
               <td>
-                {b.service}
+                <span className="service-name">{b.service}</span>
                 {firing.has(b.service) ? (
                   <>
                     {' '}

@@ -185,7 +185,9 @@ export async function DBFailureGroups({
                   ) : null}
                 </td>
                 <td>
-                  <Link href={dashboardHref('/', params, { service: g.serviceId })}>{g.service}</Link>
+                  <Link className="service-name" href={dashboardHref('/', params, { service: g.serviceId })}>
+                    {g.service}
+                  </Link>
                 </td>
                 <td className="dep-name">
                   {g.dependencyId ? (

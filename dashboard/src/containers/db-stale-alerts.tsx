@@ -38,7 +38,9 @@ export async function DBStaleAlerts() {
               <tr key={a.key} data-testid="stale-alert" data-service={a.service} data-severity={a.severity}>
                 <td>{a.alertname}</td>
                 <td>
-                  <Link href={overviewHref(a.service, a.startedMs, a.atMs)}>{a.service}</Link>
+                  <Link className="service-name" href={overviewHref(a.service, a.startedMs, a.atMs)}>
+                    {a.service}
+                  </Link>
                 </td>
                 <td>{a.severity}</td>
                 <td>
