@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultlineProcess } from './support/faultline-process';
+import { layoutFaults } from './support/layout-faults';
 import { type SeededSession, startSeeded } from './support/seeded-session';
 import { sendDependencyCalls } from './support/send-dependency-calls';
 import {
@@ -75,40 +76,8 @@ async function rows() {
   );
 }
 
-/**
- * Measured in the page: words of the given elements' text that the layout broke across two lines
- * (a word whose range has more than one line box), and how much wider than the window the
- * document is.
- */
-async function layoutFaults(
-  selector: string,
-  // Attribute values and stack traces are shown whole, wrapped where they must be: not words.
-  exclude = '.span-value, pre',
-): Promise<{ broken: string[]; overflowPx: number }> {
-  return page.evaluate(
-    ([sel, skip]) => {
-      const broken: string[] = [];
-      for (const root of document.querySelectorAll(sel)) {
-        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          if (n.parentElement?.closest(skip)) continue;
-          const text = n.textContent ?? '';
-          for (const m of text.matchAll(/\S+/g)) {
-            const range = document.createRange();
-            range.setStart(n, m.index);
-            range.setEnd(n, m.index + m[0].length);
-            const tops = new Set(
-              [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
-            );
-            if (tops.size > 1) broken.push(m[0]);
-          }
-        }
-      }
-      return { broken, overflowPx: document.documentElement.scrollWidth - window.innerWidth };
-    },
-    [selector, exclude] as const,
-  );
-}
+// Attribute values and stack traces are shown whole, wrapped where they must be: not words.
+const WHOLE_VALUES = '.span-value, pre';
 
 describe('the request tree names each call', () => {
   it('shows method and path, statement summary, RPC method, destination and tool in each row, with who answered', async () => {
@@ -170,7 +139,10 @@ describe('the request tree names each call', () => {
     it(`reads at ${width} px: no word broken mid-word, no page wider than the window`, async () => {
       await openRequest(width);
       await page.screenshot({ path: join(SHOTS, `request-${width}.png`), fullPage: true });
-      expect(await layoutFaults('[data-testid="span-timeline"]')).toEqual({ broken: [], overflowPx: 0 });
+      expect(await layoutFaults(page, '[data-testid="span-timeline"]', WHOLE_VALUES)).toEqual({
+        broken: [],
+        overflowPx: 0,
+      });
       // With a span selected, the panel takes a third of the width: the calls still read whole.
       await page.goto(
         `${app.dashboardUrl}/request?id=${ID}&span=${await page.locator('[role="treeitem"]').nth(1).getAttribute('data-span-id')}`,
@@ -184,7 +156,10 @@ describe('the request tree names each call', () => {
         if (!r.call?.whole) expect(r.title?.split('\n')[0]).toBe(r.copy);
         if ((r.copy ?? '').length <= 16) expect(r.call?.whole, `${r.line}: the call is cut`).toBe(true);
       }
-      expect(await layoutFaults('[data-testid="span-timeline"]')).toEqual({ broken: [], overflowPx: 0 });
+      expect(await layoutFaults(page, '[data-testid="span-timeline"]', WHOLE_VALUES)).toEqual({
+        broken: [],
+        overflowPx: 0,
+      });
     });
   }
 });
@@ -260,7 +235,7 @@ describe('dependencies named by the service that answered', () => {
         .locator('[data-testid="dependencies"] td.dep-name :is(code, .dep-address)')
         .all())
         expect(await el.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true);
-      expect(await layoutFaults('[data-testid="dependencies"]')).toEqual({
+      expect(await layoutFaults(page, '[data-testid="dependencies"]', WHOLE_VALUES)).toEqual({
         broken: [],
         overflowPx: 0,
       });

@@ -1,4 +1,4 @@
-import type { Env, Warn } from './env-reading.js';
+import { type Env, exporterNames, type Warn } from './env-reading.js';
 import { readSideSignalEndpoint } from './side-signal-endpoint.js';
 import type { ExportProtocol, StartOptions } from './types.js';
 
@@ -42,12 +42,7 @@ export function readCountSettings(
 }
 
 function readMetricsExporters(env: Env, warn: Warn): string[] {
-  const raw = env.OTEL_METRICS_EXPORTER?.trim();
-  if (!raw) return [];
-  const names = raw
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
+  const names = exporterNames(env, 'OTEL_METRICS_EXPORTER');
   for (const name of names) {
     if (!METRICS_EXPORTERS.has(name)) {
       warn('OTEL_METRICS_EXPORTER', name, 'use otlp, or none to stop exporting call counts (ignored)');

@@ -22,3 +22,13 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+/** A comma-separated list of exporter names (OTEL_*_EXPORTER), trimmed and lower-cased. */
+export function exporterNames(env: Env, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+}

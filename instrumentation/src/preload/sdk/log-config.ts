@@ -1,4 +1,4 @@
-import type { Env, Warn } from './env-reading.js';
+import { type Env, exporterNames, type Warn } from './env-reading.js';
 import { readSideSignalEndpoint, type SideSignalEndpoint } from './side-signal-endpoint.js';
 import type { StartOptions } from './types.js';
 
@@ -29,12 +29,7 @@ export function readLogSettings(options: StartOptions, env: Env, warn: Warn): Lo
 
 /** The known exporters named (an unknown name is warned and left out, as if unset). */
 function readLogsExporters(env: Env, warn: Warn): string[] {
-  const raw = env.OTEL_LOGS_EXPORTER?.trim();
-  if (!raw) return [];
-  const names = raw
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
+  const names = exporterNames(env, 'OTEL_LOGS_EXPORTER');
   for (const name of names) {
     if (!LOGS_EXPORTERS.has(name)) {
       warn('OTEL_LOGS_EXPORTER', name, 'use otlp, or none to stop exporting logged errors (ignored)');
