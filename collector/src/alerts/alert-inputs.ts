@@ -4,6 +4,9 @@ import {
   type BudgetInput,
   burnWindowParams,
   callBudgetInputs,
+  type RunBudgetQuery,
+  readCallBudgetRows,
+  readRequestBudgetRows,
   requestBudgetInputs,
   type Sli,
 } from '../budget/index.js';
@@ -25,22 +28,19 @@ export async function readBudgetInputs(store: Store, sli: Sli, toS: number): Pro
     service: '',
     ...burnWindowParams(),
   };
+  const run: RunBudgetQuery = async (name, p) => (await store.runNamed<Row>(`dashboard/${name}`, p)).rows;
   if (sli === 'requests') {
     // A request is not of one source: budget_requests takes no source filter.
-    const [rows, exact] = await Promise.all([
-      store.runNamed<Row>('dashboard/budget_requests', params),
-      store.runNamed<Row>('dashboard/budget_exact_requests', params),
-    ]);
-    return requestBudgetInputs(rows.rows, exact.rows);
+    const { rows, exact } = await readRequestBudgetRows(run, params);
+    return requestBudgetInputs(rows, exact);
   }
   const withSource = { ...params, source: '' };
-  const [calls, failures, exact] = await Promise.all([
-    store.runNamed<Row>('dashboard/budget_calls', withSource),
+  const [calls, failures] = await Promise.all([
+    readCallBudgetRows(run, withSource),
     // Every class and dependency: an alert judges the service's whole budget.
     store.runNamed<Row>('dashboard/budget_failures', { ...withSource, class: '', dependency: '' }),
-    store.runNamed<Row>('dashboard/budget_exact_calls', withSource),
   ]);
-  return callBudgetInputs(calls.rows, failures.rows, exact.rows);
+  return callBudgetInputs(calls.rows, failures.rows, calls.exact);
 }
 
 /** Each service's last_seen_s (alerts/service_last_seen) over the longest window ending at toS. */

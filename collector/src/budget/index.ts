@@ -1,6 +1,12 @@
 // The pure budget rules, importable without the store (no chDB, no ClickHouse client): the
 // dashboard's client-side code and the collector's alert evaluator share this one home.
 
+export {
+  type BudgetRows,
+  type RunBudgetQuery,
+  readCallBudgetRows,
+  readRequestBudgetRows,
+} from './budget-reads.js';
 export { budgetCounts, callBudgetInputs, requestBudgetInputs } from './budget-rows.js';
 export {
   BURN_WINDOWS,

@@ -8,6 +8,9 @@ import {
   burnWindowParams,
   callBudgetInputs,
   computeBudgets,
+  type RunBudgetQuery,
+  readCallBudgetRows,
+  readRequestBudgetRows,
   requestBudgetInputs,
   type ServiceBudget,
 } from '../../src/budget/index.js';
@@ -197,15 +200,14 @@ async function budgetsOf(services: string[], fromS: number): Promise<Map<string,
   const out = new Map<string, Budgets>();
   for (const service of services) {
     const range = { from: fromS, to: toS, service, period_from: fromS, ...burnWindowParams() };
-    const [requestRows, exactRows, callRows, failureRows, exactCallRows] = await Promise.all([
-      ts.store.runNamed('dashboard/budget_requests', range),
-      ts.store.runNamed('dashboard/budget_exact_requests', range),
-      ts.store.runNamed('dashboard/budget_calls', { ...range, source: '' }),
+    const run: RunBudgetQuery = async (name, p) => (await ts.store.runNamed(`dashboard/${name}`, p)).rows;
+    const [requestRows, callRows, failureRows] = await Promise.all([
+      readRequestBudgetRows(run, range),
+      readCallBudgetRows(run, { ...range, source: '' }),
       ts.store.runNamed('dashboard/budget_failures', { ...range, source: '', class: '', dependency: '' }),
-      ts.store.runNamed('dashboard/budget_exact_calls', { ...range, source: '' }),
     ]);
-    const [requests] = computeBudgets(requestBudgetInputs(requestRows.rows, exactRows.rows), settings);
-    const callInputs = callBudgetInputs(callRows.rows, failureRows.rows, exactCallRows.rows);
+    const [requests] = computeBudgets(requestBudgetInputs(requestRows.rows, requestRows.exact), settings);
+    const callInputs = callBudgetInputs(callRows.rows, failureRows.rows, callRows.exact);
     const [calls] = computeBudgets(callInputs, settings);
     // What the collector's evaluator would send for this service: it burns on the calls SLI.
     const alerts =

@@ -3,6 +3,8 @@ import {
   burnWindowParams,
   callBudgetInputs,
   computeBudgets,
+  readCallBudgetRows,
+  readRequestBudgetRows,
   requestBudgetInputs,
   type ServiceBudget,
 } from '@faultline/collector/budget';
@@ -26,31 +28,24 @@ function requestParams(p: DashboardParams) {
  * them: the stored spans' count and the preload's exact count for the minutes it counted.
  */
 export async function serviceCallCounts(params: Record<string, unknown>): Promise<BudgetInput[]> {
-  const [calls, exact] = await Promise.all([
-    panelQuery('budget_calls', params),
-    panelQuery('budget_exact_calls', params),
-  ]);
-  return callBudgetInputs(calls, [], exact);
+  const { rows, exact } = await readCallBudgetRows(panelQuery, params);
+  return callBudgetInputs(rows, [], exact);
 }
 
 async function callInputs(p: DashboardParams): Promise<BudgetInput[]> {
   // The burn windows from their one home (budget-settings.ts): one count per window.
   const params = callParams(p);
   const { class: cls, dependency } = failureQueryParams(p);
-  const [calls, failures, exact] = await Promise.all([
-    panelQuery('budget_calls', params),
+  const [calls, failures] = await Promise.all([
+    readCallBudgetRows(panelQuery, params),
     panelQuery('budget_failures', { ...params, class: cls, dependency }),
-    panelQuery('budget_exact_calls', params),
   ]);
-  return callBudgetInputs(calls, failures, exact);
+  return callBudgetInputs(calls.rows, failures, calls.exact);
 }
 
 /** The entry service's requests: each workflow's root server span, failed ones by first-hand cause. */
 async function requestInputs(p: DashboardParams): Promise<BudgetInput[]> {
-  const [rows, exact] = await Promise.all([
-    panelQuery('budget_requests', requestParams(p)),
-    panelQuery('budget_exact_requests', requestParams(p)),
-  ]);
+  const { rows, exact } = await readRequestBudgetRows(panelQuery, requestParams(p));
   const inputs = requestBudgetInputs(rows, exact);
   // The class filter narrows the failed requests to those whose first-hand cause is of that class.
   if (p.class !== '')
@@ -113,10 +108,7 @@ export async function loadBudgetTrust(p: DashboardParams): Promise<BudgetTrust> 
         countTrust(input.total.range, exactOf.get(input.service) ?? 0, variance.get(input.service) ?? 0),
       );
   } else {
-    const [rows, exact] = await Promise.all([
-      panelQuery('budget_requests', requestParams(p)),
-      panelQuery('budget_exact_requests', requestParams(p)),
-    ]);
+    const { rows, exact } = await readRequestBudgetRows(panelQuery, requestParams(p));
     const exactOf = new Map(exact.map((r) => [String(r.service), num(r.range_requests)]));
     const variance = new Map<string, number>();
     for (const r of rows)

@@ -1,13 +1,5 @@
 -- name: budget_calls
--- description: Logical outbound calls per service (faultline_outbound_call; each attempt counted; never a pool checkout, a successful connect or a transport request) as stored spans count them (calls_1m: sums of span weights, a sampled span standing for 1/p calls), in the selected range, in each burn-rate window ending at {to} (calls_windows, one count per window of {windows_s}, in seconds: the callers pass BURN_WINDOWS of collector/src/budget/budget-settings.ts, e.g. [300,1800,3600,21600,259200]) and over the SLO period [{period_from}, {to}), with the first minute seen in the period and the end of the last (last_seen: the observed time ends there, not at the clock). The minutes the preload counted in process are left out here: budget_exact_calls gives them (a minute with exact rows, or whose next minute has them: a count is filed under the minute its export ended in, so a minute's last seconds arrive with the next one); callBudgetInputs adds the two.
--- Whether any minute of the period was counted exactly: where none was, the per-row lookup below
--- is skipped (read from the table: through exact_count_minutes this guard cost a quarter of the
--- query).
-WITH (
-  SELECT count() > 0 FROM call_counts_1m
-  WHERE minute >= toStartOfMinute(least({period_from:DateTime}, {from:DateTime})) AND minute < {to:DateTime}
-    AND faultline_outbound_call(SpanKind) AND calls > 0
-) AS has_exact
+-- description: Logical outbound calls per service (faultline_outbound_call; each attempt counted; never a pool checkout, a successful connect or a transport request) as stored spans count them (calls_1m: sums of span weights, a sampled span standing for 1/p calls), in the selected range, in each burn-rate window ending at {to} (calls_windows, one count per window of {windows_s}, in seconds: the callers pass BURN_WINDOWS of collector/src/budget/budget-settings.ts, e.g. [300,1800,3600,21600,259200]) and over the SLO period [{period_from}, {to}), with the first minute seen in the period and the end of the last (last_seen: the observed time ends there, not at the clock). Every stored span counts here: where the preload counted minutes of the period in process (budget_exact_calls has rows), readCallBudgetRows (collector/src/budget/budget-reads.ts) runs budget_calls_beside_exact instead, which leaves those minutes to the exact count.
 SELECT
   ServiceName AS service,
   sumIf(calls, minute >= {from:DateTime}) AS range_calls,
@@ -20,10 +12,5 @@ WHERE minute >= least({period_from:DateTime}, {from:DateTime}) AND minute < {to:
   AND faultline_outbound_call(SpanKind)
   AND ({service:String} = '' OR ServiceName = {service:String})
   AND ({source:String} = '' OR source = {source:String})
-  -- The minutes counted exactly are the exact count's (budget_exact_calls).
-  AND (NOT has_exact OR faultline_minute_key(cityHash64(ServiceName), minute) NOT IN (
-    SELECT minute_key
-    FROM exact_count_minutes(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, entry = 0,
-      service = {service:String}, source = {source:String})))
 GROUP BY service
 ORDER BY service

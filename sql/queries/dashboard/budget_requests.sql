@@ -1,13 +1,5 @@
 -- name: budget_requests
--- description: The entry service's requests (the root server span of each workflow, weighted by what it stands for under trace sampling: request_weight) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, in each burn-rate window ending at {to} (requests_windows, one count per window of {windows_s}, in seconds, as budget_calls) and over the SLO period. In a minute the preload counted the entry requests in process (call_counts_1m, read whole by budget_exact_requests), the succeeded workflows are left out and the failed ones are filed under class 'exact:<class>': failures of that class that the exact count holds already among its requests (requestBudgetInputs counts them as failures, not again as requests). range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
--- Whether any minute of the period was counted exactly: where none was (no preload counts), the
--- per-request lookups below are skipped (read from the table: through exact_count_minutes this
--- guard cost more than it saves).
-WITH (
-  SELECT count() > 0 FROM call_counts_1m
-  WHERE minute >= toStartOfMinute(least({period_from:DateTime}, {from:DateTime})) AND minute < {to:DateTime}
-    AND entry AND SpanKind = 'Server' AND calls > 0
-) AS has_exact
+-- description: The entry service's requests (the root server span of each workflow, weighted by what it stands for under trace sampling: request_weight) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, in each burn-rate window ending at {to} (requests_windows, one count per window of {windows_s}, in seconds, as budget_calls) and over the SLO period. Every stored workflow counts here: where the preload counted minutes of the period in process (budget_exact_requests has rows), readRequestBudgetRows (collector/src/budget/budget-reads.ts) runs budget_requests_beside_exact instead. range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
 SELECT
   n.service AS service,
   r.class AS class,
@@ -24,7 +16,7 @@ FROM (
     sumIf(weight, started >= {from:DateTime}) AS range_requests,
     sumForEach(arrayMap(w -> if(started >= {to:DateTime} - toIntervalSecond(w), weight, 0.0), {windows_s:Array(UInt32)})) AS requests_windows,
     sumIf(weight, started >= {period_from:DateTime}) AS period_requests,
-    -- The estimate's variance (faultline_weight_variance, 005) over the requests not counted exactly.
+    -- The estimate's variance (faultline_weight_variance, 005).
     sumIf(faultline_weight_variance(weight), started >= {from:DateTime} AND weight > 1) AS range_variance,
     toUnixTimestamp(min(started)) AS first_seen,
     -- The end of the minute of the last request stored: the observed time ends there.
@@ -33,28 +25,18 @@ FROM (
     -- The entry service by its hash (entry_service_key, a number's merge), named once per service
     -- below: merging the entry string of every workflow cost more than the rest of this query.
     -- The requests that succeeded need no first failure, so that string is read for the failed
-    -- ones only; those of a minute counted exactly are left to the exact count (exact_count_minutes,
-    -- 050). Subqueries, not a CTE, and no third branch to this union: either slowed every reader by
-    -- half.
+    -- ones only.
     SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND NOT root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
-      AND (NOT has_exact OR faultline_minute_key(entry_service_key, started) NOT IN (
-        SELECT minute_key
-        FROM exact_count_minutes(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, entry = 1, service = '', source = '')))
     UNION ALL
     -- The failed ones: only the workflows that may have failed are merged, found without the merge
     -- as workflows_first_failure finds them; WHERE root_failed then decides on the merged workflow
     -- (a root request's outcome: dashboard_workflows' failed, given roots > 0).
     SELECT
       entry_service_key AS service_key,
-      concat(
-        if(has_exact AND faultline_minute_key(entry_service_key, started) IN (
-          SELECT minute_key
-          FROM exact_count_minutes(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, entry = 1, service = '', source = '')),
-           'exact:', ''),
-        if(first_failure_class = '', 'unclassified', first_failure_class)) AS class,
+      if(first_failure_class = '', 'unclassified', first_failure_class) AS class,
       started,
       request_weight AS weight
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})

@@ -170,8 +170,9 @@ afterAll(async () => {
 describe('counts under trace sampling: each stored span stands for its weight', () => {
   it('calls: sampled successes count 1/p, kept failures 1, unmarked spans 1, exact counts overrule', async () => {
     // The stored spans' count, the minutes counted in process left out of it; those minutes' exact
-    // counts beside (callBudgetInputs adds the two).
-    const calls = byService(await named('dashboard/budget_calls', { ...budget, source: '' }));
+    // counts beside (callBudgetInputs adds the two). This store has exact minutes, so the budget reads
+    // budget_calls_beside_exact (readCallBudgetRows).
+    const calls = byService(await named('dashboard/budget_calls_beside_exact', { ...budget, source: '' }));
     const exact = byService(await named('dashboard/budget_exact_calls', { ...budget, source: '' }));
     expect(calls.get('shop')).toMatchObject({ range_calls: 49, period_calls: 49 });
     expect(calls.get('shop')!.calls_windows).toEqual([0, 49]);
@@ -184,12 +185,30 @@ describe('counts under trace sampling: each stored span stands for its weight', 
     // left out, the count of the next minute holds them.
     expect(calls.get('edge')).toBeUndefined();
     expect(exact.get('edge')).toMatchObject({ range_calls: 3 });
+    // budget_calls, for a period with no exact minutes, counts every stored span: here it would
+    // count edge's 3 calls twice, once beside the exact count.
+    const stored = byService(await named('dashboard/budget_calls', { ...budget, source: '' }));
+    expect(stored.get('edge')).toMatchObject({ range_calls: 3 });
+    expect(stored.get('shop')).toEqual(calls.get('shop'));
+  });
+
+  it('a period without exact minutes reads the same from budget_calls as beside the exact count', async () => {
+    for (const service of ['shop', 'legacy']) {
+      const params = { ...budget, service, source: '' };
+      expect(await named('dashboard/budget_exact_calls', params)).toEqual([]);
+      const plain = await named('dashboard/budget_calls', params);
+      expect(plain).toHaveLength(1);
+      expect(await named('dashboard/budget_calls_beside_exact', params)).toEqual(plain);
+      expect(await named('dashboard/budget_exact_requests', { ...budget, service })).toEqual([]);
+      const requests = await named('dashboard/budget_requests', { ...budget, service });
+      expect(await named('dashboard/budget_requests_beside_exact', { ...budget, service })).toEqual(requests);
+    }
   });
 
   it('the rows behind a calls figure (budget_call_rows) add up to each service’s budget calls', async () => {
     const rows = await named('dashboard/budget_call_rows', { ...range, source: '' });
     const budgetCalls = [
-      ...(await named('dashboard/budget_calls', { ...budget, source: '' })),
+      ...(await named('dashboard/budget_calls_beside_exact', { ...budget, source: '' })),
       ...(await named('dashboard/budget_exact_calls', { ...budget, source: '' })),
     ];
     const sum = (xs: Row[], service: string, key: string) =>
@@ -215,7 +234,7 @@ describe('counts under trace sampling: each stored span stands for its weight', 
   });
 
   it('requests: the sampled roots stand for 40, the failed 8 count once, a path-only root for none', async () => {
-    const rows = await named('dashboard/budget_requests', budget);
+    const rows = await named('dashboard/budget_requests_beside_exact', budget);
     const shop = rows.filter((r) => r.service === 'shop');
     expect(shop.find((r) => r.class === '')).toMatchObject({ range_requests: 40 });
     expect(shop.find((r) => r.class === 'transient')).toMatchObject({ range_requests: 8 });

@@ -1,0 +1,68 @@
+-- name: budget_requests_beside_exact
+-- description: budget_requests where the preload counted minutes of the period in process (budget_exact_requests has rows): in a minute it counted the entry requests in process (call_counts_1m, read whole by budget_exact_requests), the succeeded workflows are left out and the failed ones are filed under class 'exact:<class>': failures of that class that the exact count holds already among its requests (requestBudgetInputs counts them as failures, not again as requests). The caller chooses (readRequestBudgetRows, collector/src/budget/budget-reads.ts): the lookups cost two subqueries, a tenth of budget_requests, which a period with no exact minutes does not pay. range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
+SELECT
+  n.service AS service,
+  r.class AS class,
+  r.range_requests AS range_requests,
+  r.requests_windows AS requests_windows,
+  r.period_requests AS period_requests,
+  r.range_variance AS range_variance,
+  r.first_seen AS first_seen,
+  r.last_seen AS last_seen
+FROM (
+  SELECT
+    service_key,
+    class,
+    sumIf(weight, started >= {from:DateTime}) AS range_requests,
+    sumForEach(arrayMap(w -> if(started >= {to:DateTime} - toIntervalSecond(w), weight, 0.0), {windows_s:Array(UInt32)})) AS requests_windows,
+    sumIf(weight, started >= {period_from:DateTime}) AS period_requests,
+    -- The estimate's variance (faultline_weight_variance, 005) over the requests not counted exactly.
+    sumIf(faultline_weight_variance(weight), started >= {from:DateTime} AND weight > 1) AS range_variance,
+    toUnixTimestamp(min(started)) AS first_seen,
+    -- The end of the minute of the last request stored: the observed time ends there.
+    toUnixTimestamp(toStartOfMinute(max(started))) + 60 AS last_seen
+  FROM (
+    -- The entry service by its hash (entry_service_key, a number's merge), named once per service
+    -- below: merging the entry string of every workflow cost more than the rest of this query.
+    -- The requests that succeeded need no first failure, so that string is read for the failed
+    -- ones only; those of a minute counted exactly are left to the exact count (exact_count_minutes,
+    -- 050). Subqueries, not a CTE, and no third branch to this union: either slowed every reader by
+    -- half.
+    SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight
+    FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
+    WHERE roots > 0 AND NOT root_failed
+      AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
+      AND faultline_minute_key(entry_service_key, started) NOT IN (
+        SELECT minute_key
+        FROM exact_count_minutes(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, entry = 1, service = '', source = ''))
+    UNION ALL
+    -- The failed ones: only the workflows that may have failed are merged, found without the merge
+    -- as workflows_first_failure finds them; WHERE root_failed then decides on the merged workflow
+    -- (a root request's outcome: dashboard_workflows' failed, given roots > 0).
+    SELECT
+      entry_service_key AS service_key,
+      concat(
+        if(faultline_minute_key(entry_service_key, started) IN (
+          SELECT minute_key
+          FROM exact_count_minutes(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, entry = 1, service = '', source = '')),
+           'exact:', ''),
+        if(first_failure_class = '', 'unclassified', first_failure_class)) AS class,
+      started,
+      request_weight AS weight
+    FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
+    WHERE roots > 0 AND root_failed
+      AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
+      AND workflow_key IN (
+        SELECT workflow_key FROM workflows_rollup
+        WHERE started_at >= least({period_from:DateTime}, {from:DateTime})
+          AND (bitShiftRight(packed_roots, 32) > 0 OR (toUInt32(packed_roots) = 0 AND last_call % 2 = 1))
+      )
+  )
+  GROUP BY service_key, class
+) AS r
+-- Every service of a workflow is in service_names (540), its entry service among them; LEFT, so
+-- that a request is never dropped (a service not named yet, before 540's backfill, shows as '').
+LEFT JOIN (
+  SELECT service_key, any(service) AS service FROM service_names GROUP BY service_key
+) AS n ON n.service_key = r.service_key
+ORDER BY service, class
