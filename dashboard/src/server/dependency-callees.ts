@@ -1,8 +1,9 @@
 import { type DashboardParams, failureQueryParams } from '../lib/dashboard-params';
-import { idStr, panelQuery } from './run-panel-query';
+import { loadDependencyRows } from './dependency-rows';
+import { idStr } from './run-panel-query';
 
 /**
- * The service that answered each dependency's calls (dependencies.sql's callee), by the dependency's
+ * The service that answered each dependency's calls (request_callees at the edges' endpoints, dependency-rows.ts), by the dependency's
  * exact name, where that names it better than the name does (`127.0.0.1:37701` → `inventory`).
  * The same read as the Overview's call total under a dependency filter (loadCallTotals), so the
  * page runs it once.
@@ -10,7 +11,7 @@ import { idStr, panelQuery } from './run-panel-query';
 export async function loadCallees(p: DashboardParams): Promise<Map<string, string>> {
   let rows: Record<string, unknown>[];
   try {
-    rows = await panelQuery('dependencies', { ...failureQueryParams(p), class: '', per_edge: 1 });
+    rows = await loadDependencyRows({ ...failureQueryParams(p), class: '', per_edge: 1 });
   } catch (err) {
     // A better name only: without it each dependency keeps the name its caller dialed, and the
     // panels that show it still answer.

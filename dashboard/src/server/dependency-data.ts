@@ -3,8 +3,9 @@ import { budgetQueryParams, type DashboardParams, failureQueryParams } from '../
 import { FAILURE_CLASSES } from '../lib/failure-classes';
 import { isNarrowed } from '../lib/narrowing';
 import { serviceCallCounts } from './budget-data';
+import { loadDependencyRows } from './dependency-rows';
 import { loadNarrowedFailures } from './narrowed-data';
-import { idStr, num, panelQuery, str } from './run-panel-query';
+import { idStr, num, str } from './run-panel-query';
 
 export interface EdgeCode {
   class: string;
@@ -22,7 +23,7 @@ export interface DependencyEdge {
   dependencyId: string;
   /**
    * The service that answered the edge's calls (its own SERVER spans under them, dependencies.sql's
-   * callee), when that names the dependency better than its own name does: shown text, and the
+   * callee, dependency-rows.ts), when that names the dependency better than its own name does: shown text, and the
    * exact name for node ids. '' when no callee reported itself, or it is the dependency's name.
    */
   callee: string;
@@ -113,7 +114,7 @@ async function narrowedEdgeFailures(
  */
 export async function loadDependencies(p: DashboardParams): Promise<DependencyEdge[]> {
   const [rows, services, narrowed] = await Promise.all([
-    panelQuery('dependencies', { ...failureQueryParams(p), per_edge: CODES_PER_EDGE }),
+    loadDependencyRows({ ...failureQueryParams(p), per_edge: CODES_PER_EDGE }),
     serviceCallInputs(p),
     isNarrowed(p.narrow) ? narrowedEdgeFailures(p) : null,
   ]);

@@ -247,8 +247,20 @@ describe('dependency_calls_1m', () => {
       class: '',
       per_edge: 1,
     });
+    // The edge was sampled: its stored spans' latency is not its calls', the weighted read is.
+    expect(edges.map((e) => [e.calls, Number(e.calls_variance) > 0])).toEqual([[38, true]]);
+    const { rows: weighted } = await store.runNamed<Record<string, unknown>>(
+      'dashboard/dependency_latency_weighted',
+      {
+        from: '2026-11-29 12:00:00',
+        to: '2026-11-29 13:00:00',
+        source: '',
+        services: ['sampled'],
+        dependencies: edges.map((e) => String(e.dependency)),
+      },
+    );
     // 38 calls: 32 of 10 ms, 6 of 900 ms (the slowest 15.8%, so the 95th percentile is one of them).
-    expect(edges.map((e) => [e.calls, e.p50_ms, e.p95_ms])).toEqual([[38, 10, 900]]);
+    expect(weighted.map((e) => [e.p50_ms, e.p95_ms])).toEqual([[10, 900]]);
   });
 
   it('counts calls, failures, retries, misrouted retries and latency per service × dependency', async () => {

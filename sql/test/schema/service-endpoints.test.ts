@@ -122,14 +122,43 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * checkout's edges and who answered at each, read as the Dependencies page reads them: the edges
+ * (dashboard/dependencies), then request_callees at their endpoints (faultline_dependency_endpoint).
+ */
+async function edgeCallees(
+  from: number,
+  to: number,
+): Promise<{ dependency: string; callee: string; callee_unsampled: number }[]> {
+  const { rows: edges } = await store.runNamed<{ dependency: string }>('dashboard/dependencies', {
+    from,
+    to,
+    service: 'checkout',
+    source: '',
+    dependency: '',
+    class: '',
+    per_edge: 3,
+  });
+  const { rows: endpoints } = await store.runReadOnly<{ dependency: string; endpoint: string }>(
+    'SELECT d AS dependency, faultline_dependency_endpoint(d) AS endpoint FROM system.one ARRAY JOIN {deps:Array(String)} AS d',
+    { deps: edges.map((e) => e.dependency) },
+  );
+  const { rows: callees } = await store.runNamed<{
+    endpoint: string;
+    callee: string;
+    callee_unsampled: number;
+  }>('dashboard/request_callees', { from, to, endpoints: endpoints.map((e) => e.endpoint) });
+  return endpoints.map(({ dependency, endpoint }) => {
+    const c = callees.find((r) => r.endpoint === endpoint);
+    return { dependency, callee: c?.callee ?? '', callee_unsampled: Number(c?.callee_unsampled ?? 0) };
+  });
+}
+
 describe('dependencies named by the service that answered', () => {
   it('names each edge by the service behind its endpoint, and only those', async () => {
     const from = Math.floor((T0 - 10 * 60_000) / 1000);
     const to = Math.floor((T0 + 10 * 60_000) / 1000);
-    const { rows } = await store.runNamed<{ dependency: string; callee: string; calls: number }>(
-      'dashboard/dependencies',
-      { from, to, service: 'checkout', source: '', dependency: '', class: '', per_edge: 3 },
-    );
+    const rows = await edgeCallees(from, to);
     const got = Object.fromEntries(rows.map((r) => [r.dependency, r.callee]));
     expect(got).toEqual({
       '127.0.0.1:37701': 'inventory',
@@ -144,10 +173,7 @@ describe('dependencies named by the service that answered', () => {
   it("says how much of the callee's traffic its sampling dropped: 3 of stock's 4 requests", async () => {
     const from = Math.floor((T0 - 10 * 60_000) / 1000);
     const to = Math.floor((T0 + 10 * 60_000) / 1000);
-    const { rows } = await store.runNamed<{ dependency: string; callee_unsampled: number }>(
-      'dashboard/dependencies',
-      { from, to, service: 'checkout', source: '', dependency: '', class: '', per_edge: 3 },
-    );
+    const rows = await edgeCallees(from, to);
     const got = Object.fromEntries(rows.map((r) => [r.dependency, r.callee_unsampled]));
     expect(got['shop.Stock/Reserve']).toBe(0.75);
     expect(got['127.0.0.1:37701']).toBe(0);
