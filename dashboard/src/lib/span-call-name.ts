@@ -1,10 +1,12 @@
+import { countingRules } from '@faultline/instrumentation/envelope';
+
 /**
- * What a span's row in the request tree names the call by, from the few attributes
- * request_spans.sql reads for it (`call`, each part bounded there): the keys below.
+ * What a span's row in the request tree names the call by, each part bounded: built by
+ * callFieldsOf from the raw attributes request_spans.sql returns for it (`call_attributes`).
  */
 export interface CallFields {
   method?: string;
-  /** The URL's path alone: the query does not reach the page (request_spans.sql cuts it). */
+  /** The URL's path alone: its query, fragment, host and credentials never reach the page. */
   path?: string;
   route?: string;
   'db.summary'?: string;
@@ -18,6 +20,129 @@ export interface CallFields {
   'messaging.destination'?: string;
   tool?: string;
   dependency?: string;
+}
+
+/**
+ * The attributes callFieldsOf reads: request_spans.sql returns these keys and no other
+ * (`call_attributes`, each value cut to 2,000 characters), so the two lists must stay one
+ * (dashboard/test/call-fields.test.ts checks it).
+ */
+export const CALL_ATTRIBUTE_KEYS = [
+  // The call's name.
+  'http.request.method',
+  'http.method',
+  'url.path',
+  'http.target',
+  'url.full',
+  'http.url',
+  'http.route',
+  'db.query.summary',
+  'db.operation.name',
+  'db.operation',
+  'db.collection.name',
+  'db.sql.table',
+  'db.mongodb.collection',
+  'db.query.text',
+  'db.statement',
+  'rpc.service',
+  'rpc.method',
+  'messaging.operation.name',
+  'messaging.operation',
+  'messaging.destination.temporary',
+  'messaging.destination.name',
+  'messaging.destination.template',
+  'gen_ai.tool.name',
+  'ai.toolCall.name',
+  // What it calls (countingRules.dependencyOf, beside url.full, http.url, rpc.* and messaging.*).
+  'peer.service',
+  'db.system.name',
+  'db.system',
+  'db.namespace',
+  'db.name',
+  'rpc.system',
+  'messaging.system',
+  'url.template',
+  'server.address',
+  'server.port',
+  'net.peer.name',
+] as const;
+
+/** Raw attribute values by key, as the query's map returns them ('' and absent alike). */
+export type CallAttributes = Readonly<Record<string, string | undefined>>;
+
+/** ClickHouse's substringUTF8(s, 1, n): the first n code points. */
+function firstChars(s: string, n: number): string {
+  // A UTF-16 length within n is within n code points too.
+  if (s.length <= n) return s;
+  let end = 0;
+  for (let count = 0; count < n && end < s.length; count++) {
+    const c = s.charCodeAt(end);
+    end += c >= 0xd800 && c <= 0xdbff && end + 1 < s.length ? 2 : 1;
+  }
+  return s.slice(0, end);
+}
+
+/** Everything before the first '?' or '#': a URL's query string and fragment cut. */
+function beforeQuery(s: string): string {
+  const at = s.search(/[?#]/);
+  return at < 0 ? s : s.slice(0, at);
+}
+
+/**
+ * The path of a URL or request target, as ClickHouse's path() reads it ('/a/b' of '/a/b?x=1', of
+ * 'http://user:pw@host:8080/a/b?x=1#f' and of 'host/a/b'), without its query string or fragment.
+ * Where path() would start the path inside the query string or fragment ('http://h?next=/account',
+ * 'x#y/z'), it is '' here: what follows a '?' or '#' never names the call.
+ */
+export function urlPathOf(url: string): string {
+  const head = beforeQuery(url);
+  let start = head.indexOf('/');
+  if (start < 0) return '';
+  // '//' opens an authority (the host, and any credentials): the path starts after it.
+  if (head.charCodeAt(start + 1) === 0x2f) {
+    start = head.indexOf('/', start + 2);
+    if (start < 0) return '';
+  }
+  return head.slice(start);
+}
+
+/**
+ * The call's fields from its raw attributes (request_spans.sql's `call_attributes`), by the rules
+ * that SQL once applied itself: each the first non-empty of its alternatives and bounded (method
+ * 20 characters, path and route 500, statement 300, operations 100, the rest 200), the path alone
+ * of url.path, http.target, url.full or http.url, '(temporary)' for a temporary messaging
+ * destination, and the dependency as the rollups name it (countingRules.callDependencyOf, the
+ * twin of faultline_call_dependency). Only non-empty fields are set. `kind` as stored
+ * ('SPAN_KIND_CLIENT' or 'Client').
+ */
+export function callFieldsOf(kind: string, attrs: CallAttributes): CallFields {
+  const a = (key: string): string => attrs[key] ?? '';
+  const first = (n: number, ...keys: string[]): string => {
+    for (const key of keys) if (a(key) !== '') return firstChars(a(key), n);
+    return '';
+  };
+  // The first of these attributes that is set, even where its path is '' (as the SQL's multiIf).
+  const pathFrom = ['url.path', 'http.target', 'url.full'].find((key) => a(key) !== '') ?? 'http.url';
+  const rawPath = pathFrom === 'url.path' ? a(pathFrom) : urlPathOf(a(pathFrom));
+  const fields: Required<CallFields> = {
+    method: first(20, 'http.request.method', 'http.method'),
+    path: firstChars(beforeQuery(rawPath), 500),
+    route: first(500, 'http.route'),
+    'db.summary': first(200, 'db.query.summary'),
+    'db.operation': first(100, 'db.operation.name', 'db.operation'),
+    'db.collection': first(200, 'db.collection.name', 'db.sql.table', 'db.mongodb.collection'),
+    'db.statement': first(300, 'db.query.text', 'db.statement'),
+    'rpc.service': first(200, 'rpc.service'),
+    'rpc.method': first(200, 'rpc.method'),
+    'messaging.operation': first(100, 'messaging.operation.name', 'messaging.operation'),
+    'messaging.destination':
+      a('messaging.destination.temporary') === 'true'
+        ? '(temporary)'
+        : first(200, 'messaging.destination.name', 'messaging.destination.template'),
+    tool: first(200, 'gen_ai.tool.name', 'ai.toolCall.name'),
+    dependency: countingRules.callDependencyOf(kind, attrs),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== '')) as CallFields;
 }
 
 /** A label's longest shown form; the row truncates it further to its width (full text on hover). */

@@ -1,6 +1,12 @@
 import { dependencyEndpoint } from '../lib/dependency-endpoint';
 import { shownText } from '../lib/shown-value';
-import { CALL_NAME_CHARS, type CallFields, callName, spanKindName } from '../lib/span-call-name';
+import {
+  CALL_NAME_CHARS,
+  type CallAttributes,
+  callFieldsOf,
+  callName,
+  spanKindName,
+} from '../lib/span-call-name';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
 export interface RequestSpan {
@@ -16,7 +22,10 @@ export interface RequestSpan {
    * (visibleText), at most CALL_NAME_CHARS.
    */
   call: string;
-  /** What the call calls as the rollups name it (faultline_call_dependency), shown text; '' for none. */
+  /**
+   * What the call calls as the rollups name it (callDependencyOf, the twin of
+   * faultline_call_dependency), shown text; '' for none.
+   */
   dependency: string;
   /** The same, exact: for lookups by it (request_callees). */
   dependencyKey: string;
@@ -61,12 +70,13 @@ export const SHOWN_TEXT_CHARS = 2000;
  */
 export const REQUEST_ID_RE = /^[^\p{Cc}]{1,1024}$/u;
 
-/** The query's `call` map: text values of the keys span-call-name.ts reads. */
-function callFields(value: unknown): CallFields {
+/**
+ * The query's `call_attributes` map as text: raw span attributes (a URL with its query string and
+ * credentials among them), read only by callFieldsOf, whose fields are all that leaves here.
+ */
+function callAttributes(value: unknown): CallAttributes {
   if (value === null || typeof value !== 'object') return {};
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, idStr(v)]),
-  ) as CallFields;
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, idStr(v)]));
 }
 
 /** Redacted (a path can carry a token) and made visible, as every span text a page shows. */
@@ -80,7 +90,7 @@ export async function loadRequestSpans(id: string): Promise<RequestSpan[]> {
     const cls = str(r.class);
     const retryAfter = str(r.retry_after);
     const kind = spanKindName(idStr(r.kind));
-    const fields = callFields(r.call);
+    const fields = callFieldsOf(kind, callAttributes(r.call_attributes));
     return {
       startNs: num(r.start_ns),
       durationNs: num(r.duration_ns),

@@ -1,5 +1,5 @@
 -- name: request_spans
--- description: Every span of one request across services, found by correlation id or trace id (oldest first, at most 501: a page shows 500 and says there are more), with its envelope attributes and redacted raw detail, and what names the call (call: method and path, statement head, RPC, messaging or tool names, dependency); long texts cut to 2,000 characters with their full length beside (the full value: SELECT the attribute by span_id). The request's time window comes first from the workflows_rollup and otel_traces_trace_id_ts lookups (both sorted by id), so only that window of otel_traces is read. Whether a failed span is first-hand: request_first_hand, over the window these rows span.
+-- description: Every span of one request across services, found by correlation id or trace id (oldest first, at most 501: a page shows 500 and says there are more), with its envelope attributes and redacted raw detail, and the raw attributes the page names the call by (call_attributes: only the keys its method and path, statement head, RPC, messaging and tool names and dependency are built from, each cut to 2,000 characters); long texts cut to 2,000 characters with their full length beside (the full value: SELECT the attribute by span_id). The request's time window comes first from the workflows_rollup and otel_traces_trace_id_ts lookups (both sorted by id), so only that window of otel_traces is read. Whether a failed span is first-hand: request_first_hand, over the window these rows span.
 WITH
   (SELECT (min(started_at), max(ended_ns)) FROM workflows_rollup WHERE workflow_key = cityHash64({id:String}) AND correlation_id = {id:String}) AS by_correlation,
   (SELECT (min(Start), max(End)) FROM otel_traces_trace_id_ts WHERE TraceId = {id:String}) AS by_trace,
@@ -40,36 +40,25 @@ SELECT
   lengthUTF8(SpanAttributes['faultline.raw']) AS raw_length,
   -- 'transport' or 'checkout': part of another call, never a failure row of its own (005).
   faultline_call_role(SpanName, SpanAttributes, StatusCode) AS call_role,
-  -- What the tree names the call by (the page builds the label: span-call-name.ts), each part
-  -- bounded: the HTTP method and the path alone (never the query string, fragment, host or
-  -- credentials of url.full / http.url / http.target), the route, the statement's head (its first
-  -- 300 characters; the page keeps its first words), RPC, messaging and tool names, and the
-  -- dependency as the rollups name it (faultline_call_dependency, 006).
-  mapFilter((k, v) -> v != '', map(
-    'method', substringUTF8(if(SpanAttributes['http.request.method'] != '', SpanAttributes['http.request.method'], SpanAttributes['http.method']), 1, 20),
-    'path', substringUTF8(replaceRegexpOne(multiIf(
-        SpanAttributes['url.path'] != '', SpanAttributes['url.path'],
-        SpanAttributes['http.target'] != '', path(SpanAttributes['http.target']),
-        SpanAttributes['url.full'] != '', path(SpanAttributes['url.full']),
-        path(SpanAttributes['http.url'])), '[?#].*', ''), 1, 500),
-    'route', substringUTF8(SpanAttributes['http.route'], 1, 500),
-    'db.summary', substringUTF8(SpanAttributes['db.query.summary'], 1, 200),
-    'db.operation', substringUTF8(if(SpanAttributes['db.operation.name'] != '', SpanAttributes['db.operation.name'], SpanAttributes['db.operation']), 1, 100),
-    'db.collection', substringUTF8(multiIf(
-        SpanAttributes['db.collection.name'] != '', SpanAttributes['db.collection.name'],
-        SpanAttributes['db.sql.table'] != '', SpanAttributes['db.sql.table'],
-        SpanAttributes['db.mongodb.collection']), 1, 200),
-    'db.statement', substringUTF8(if(SpanAttributes['db.query.text'] != '', SpanAttributes['db.query.text'], SpanAttributes['db.statement']), 1, 300),
-    'rpc.service', substringUTF8(SpanAttributes['rpc.service'], 1, 200),
-    'rpc.method', substringUTF8(SpanAttributes['rpc.method'], 1, 200),
-    'messaging.operation', substringUTF8(if(SpanAttributes['messaging.operation.name'] != '', SpanAttributes['messaging.operation.name'], SpanAttributes['messaging.operation']), 1, 100),
-    'messaging.destination', substringUTF8(multiIf(
-        SpanAttributes['messaging.destination.temporary'] = 'true', '(temporary)',
-        SpanAttributes['messaging.destination.name'] != '', SpanAttributes['messaging.destination.name'],
-        SpanAttributes['messaging.destination.template']), 1, 200),
-    'tool', substringUTF8(if(SpanAttributes['gen_ai.tool.name'] != '', SpanAttributes['gen_ai.tool.name'], SpanAttributes['ai.toolCall.name']), 1, 200),
-    'dependency', faultline_call_dependency(SpanKind, SpanAttributes)
-  )) AS call
+  -- The attributes that name the call, raw, and only these keys (each value cut to 2,000
+  -- characters): the page builds the call's fields from them (callFieldsOf, span-call-name.ts) —
+  -- method and path alone (the query string, fragment, host and credentials of url.full /
+  -- http.url / http.target are cut there, on the server, before anything is rendered), route,
+  -- statement head, RPC, messaging and tool names, each bounded, and the dependency as the rollups
+  -- name it (callDependencyOf, the TypeScript twin of faultline_call_dependency, 006). Building
+  -- them here cost the engine's analysis of that expression and of the UDF, ~13 ms of this query
+  -- at 1M spans for a few rows; this filter costs next to nothing.
+  mapApply((k, v) -> (k, substringUTF8(v, 1, 2000)), mapFilter((k, v) -> has([
+      'http.request.method', 'http.method', 'url.path', 'http.target', 'url.full', 'http.url',
+      'http.route', 'url.template', 'server.address', 'server.port', 'net.peer.name', 'peer.service',
+      'db.query.summary', 'db.operation.name', 'db.operation', 'db.collection.name', 'db.sql.table',
+      'db.mongodb.collection', 'db.query.text', 'db.statement', 'db.system.name', 'db.system',
+      'db.namespace', 'db.name',
+      'rpc.system', 'rpc.service', 'rpc.method',
+      'messaging.system', 'messaging.operation.name', 'messaging.operation',
+      'messaging.destination.temporary', 'messaging.destination.name', 'messaging.destination.template',
+      'gen_ai.tool.name', 'ai.toolCall.name'
+    ], k) AND v != '', SpanAttributes)) AS call_attributes
 FROM otel_traces
 WHERE Timestamp >= fromUnixTimestamp64Nano(window_start_ns)
   AND Timestamp <= fromUnixTimestamp64Nano(window_end_ns)
