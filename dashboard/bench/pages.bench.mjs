@@ -71,6 +71,21 @@ async function sampleRequest() {
   return { correlationId, traceId: String(rows[0].trace_id) };
 }
 
+/** The edges' endpoints, as the Dependencies page asks request_callees for them (dependency-rows.ts). */
+async function edgeEndpoints(params) {
+  const { rows } = await store.runNamed('dashboard/dependencies', { ...params, per_edge: 3 });
+  return [...new Set(rows.map((r) => String(r.dependency).split(' ')[0]))].sort();
+}
+
+/** Every edge's service and dependency, as the page passes the sampled edges'. */
+async function edgeKeys(params) {
+  const { rows } = await store.runNamed('dashboard/dependencies', { ...params, per_edge: 3 });
+  return {
+    services: [...new Set(rows.map((r) => String(r.service)))].sort(),
+    dependencies: [...new Set(rows.map((r) => String(r.dependency)))].sort(),
+  };
+}
+
 async function benchPanels(title, panels) {
   if (BEFORE !== '') return benchPanelsBeside(title, panels);
   console.log(`\n${title}, ${RUNS} runs each (ms)`.padEnd(53) + '    p50     p95');
@@ -202,6 +217,9 @@ try {
     ['dashboard/budget_calls', budget],
     ['dashboard/budget_failures', budgetFailures],
     ['dashboard/budget_requests', budgetRequests],
+    // Where the preload counted minutes of the period, the page reads these instead (budget-reads.ts).
+    ['dashboard/budget_calls_beside_exact', budget],
+    ['dashboard/budget_requests_beside_exact', budgetRequests],
     ['dashboard/overview_matrix', narrowed],
     ['dashboard/overview_timeline', { ...narrowed, bucket: 900 }],
     ['dashboard/overview_top_codes', { ...narrowed, limit: 15 }],
@@ -231,6 +249,16 @@ try {
   await benchPanels('dependencies panel queries', [
     ['dashboard/dependencies', { ...narrowed, per_edge: 3 }],
     ['dashboard/dependencies (service filter)', { ...narrowed, service: 'payments', per_edge: 3 }],
+    // What the page reads beside the edges (dependency-rows.ts): who answered at their endpoints,
+    // and the weighted latency of the sampled edges (every edge here, as if all were sampled).
+    [
+      "dashboard/request_callees (the edges' endpoints)",
+      { from, to, endpoints: await edgeEndpoints(narrowed) },
+    ],
+    [
+      'dashboard/dependency_latency_weighted (every edge)',
+      { from, to, source: '', ...(await edgeKeys(narrowed)) },
+    ],
   ]);
   await benchPanels('workflows panel queries', [
     ['dashboard/workflows_summary', wf],
