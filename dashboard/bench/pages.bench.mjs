@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { burnWindowParams } from '@faultline/collector/budget';
-import { fmt, RUNS, report, timeIt, timePair } from './lib/timing.mjs';
+import { fmt, PAIR_RUNS, RUNS, report, timeIt, timePair } from './lib/timing.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const SPANS = Number(process.env.FAULTLINE_BENCH_SPANS ?? 10_000_000);
@@ -121,7 +121,7 @@ function queryBefore(name) {
  */
 async function benchPanelsBeside(title, panels) {
   console.log(
-    `\n${title}, ${RUNS} runs each turn about (ms)`.padEnd(53) +
+    `\n${title}, ${PAIR_RUNS} runs each turn about (ms)`.padEnd(53) +
       `  before ${BEFORE.slice(0, 7)} p50/p95    now p50/p95   now/before p50, p95`,
   );
   for (const [label, params] of panels) {
