@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { burnWindowParams } from '@faultline/collector/budget';
-import { fmt, PAIR_RUNS, RUNS, report, timeIt, timePair } from './lib/timing.mjs';
+import { fmt, PAIR_ROUNDS, RUNS, report, timeIt, timePair } from './lib/timing.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const SPANS = Number(process.env.FAULTLINE_BENCH_SPANS ?? 10_000_000);
@@ -121,8 +121,8 @@ function queryBefore(name) {
  */
 async function benchPanelsBeside(title, panels) {
   console.log(
-    `\n${title}, ${PAIR_RUNS} runs each turn about (ms)`.padEnd(53) +
-      `  before ${BEFORE.slice(0, 7)} p50/p95    now p50/p95   now/before p50, p95`,
+    `\n${title}, ${PAIR_ROUNDS} rounds of ${RUNS} runs each turn about (ms)`.padEnd(53) +
+      `  before ${BEFORE.slice(0, 7)} p50/p95    now p50/p95   now/before p50, p95 (median of the rounds' ratios)`,
   );
   for (const [label, params] of panels) {
     const name = label.split(' ')[0];
@@ -145,14 +145,27 @@ async function benchPanelsBeside(title, panels) {
       );
       continue;
     }
-    const [b, a] = await timePair(runBefore, now);
-    const ratio50 = a.p50 / b.p50;
-    const ratio95 = a.p95 / b.p95;
+    const { a: b, b: a, ratio } = await timePair(runBefore, now);
+    const ratio50 = ratio.p50;
+    const ratio95 = ratio.p95;
     const mark = ratio95 > 1.1 ? '  p95 NOT within 10%' : '';
     console.log(
       `${label.padEnd(52)}${fmt(b.p50)} ${fmt(b.p95)}   ${fmt(a.p50)} ${fmt(a.p95)}   ${ratio50.toFixed(2)}x ${ratio95.toFixed(2)}x${mark}`,
     );
   }
+}
+
+/**
+ * One panel against itself, timed as the comparisons are: the ratios a comparison can print when
+ * nothing changed (this machine's noise), printed before them to read them by.
+ */
+async function noiseFloor(name, params) {
+  const run = () => store.runNamed(name, params);
+  const { a, b, ratio } = await timePair(run, run);
+  console.log(
+    `\nnoise floor: ${name} against itself`.padEnd(53) +
+      `${fmt(a.p50)} ${fmt(a.p95)}   ${fmt(b.p50)} ${fmt(b.p95)}   ${ratio.p50.toFixed(2)}x ${ratio.p95.toFixed(2)}x`,
+  );
 }
 
 /**
@@ -213,6 +226,7 @@ try {
   const budgetRequests = { from, to, service: '', period_from: to - 30 * 86_400, ...burnWindowParams() };
   // The Overview's and Dependencies page's panels also narrow by class and dependency.
   const narrowed = { ...filters, class: '', dependency: '' };
+  if (BEFORE !== '') await noiseFloor('dashboard/budget_failures', budgetFailures);
   await benchPanels('overview panel queries', [
     ['dashboard/budget_calls', budget],
     ['dashboard/budget_failures', budgetFailures],

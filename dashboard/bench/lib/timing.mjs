@@ -1,11 +1,11 @@
 // Timing helpers shared by the dashboard benchmarks: warm up, then RUNS timed calls, p50/p95.
 export const RUNS = 30;
 /**
- * Turn-about comparisons time twice as many: their verdict is a ratio of p95s, and the p95 of 30
- * runs is the second-slowest one, which a single stall on this shared machine decides; of 60 it is
- * the fourth-slowest.
+ * Turn-about comparisons run PAIR_ROUNDS rounds of RUNS runs each and judge by the median over the
+ * rounds of each round's ratio: the p95 of one round of 30 is its second-slowest run, which one
+ * stall on this shared machine decides (a query compared with itself read 1.16x at p95 so).
  */
-export const PAIR_RUNS = 60;
+export const PAIR_ROUNDS = 5;
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -24,26 +24,41 @@ export async function timeIt(fn) {
   return { p50: percentile(ms, 50), p95: percentile(ms, 95) };
 }
 
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
 /**
  * Two ways of doing the same thing timed turn about (A, B, A, B …) after the same warm-up, so a
- * noisy machine weighs on both alike: the before/after of a change measured side by side.
+ * noisy machine weighs on both alike: the before/after of a change measured side by side. Each
+ * side's p50/p95 over every run, and the ratios B/A at p50 and p95 as the median over the rounds of
+ * each round's ratio.
  */
 export async function timePair(a, b) {
   for (let i = 0; i < 3; i++) {
     await a();
     await b();
   }
-  const ms = [[], []];
-  for (let i = 0; i < PAIR_RUNS; i++)
-    for (const [k, fn] of [a, b].entries()) {
-      const t = performance.now();
-      await fn();
-      ms[k].push(performance.now() - t);
-    }
-  return ms.map((m) => {
-    m.sort((x, y) => x - y);
-    return { p50: percentile(m, 50), p95: percentile(m, 95) };
-  });
+  const all = [[], []];
+  const ratios = { p50: [], p95: [] };
+  for (let round = 0; round < PAIR_ROUNDS; round++) {
+    const ms = [[], []];
+    for (let i = 0; i < RUNS; i++)
+      for (const [k, fn] of [a, b].entries()) {
+        const t = performance.now();
+        await fn();
+        ms[k].push(performance.now() - t);
+      }
+    const [ra, rb] = ms.map((m) => [...m].sort((x, y) => x - y));
+    ratios.p50.push(percentile(rb, 50) / percentile(ra, 50));
+    ratios.p95.push(percentile(rb, 95) / percentile(ra, 95));
+    all[0].push(...ms[0]);
+    all[1].push(...ms[1]);
+  }
+  const [sa, sb] = all.map((m) => m.sort((x, y) => x - y));
+  return {
+    a: { p50: percentile(sa, 50), p95: percentile(sa, 95) },
+    b: { p50: percentile(sb, 50), p95: percentile(sb, 95) },
+    ratio: { p50: median(ratios.p50), p95: median(ratios.p95) },
+  };
 }
 
 export const fmt = (n) => n.toFixed(1).padStart(7);

@@ -17,7 +17,7 @@ FROM (
     sumForEach(arrayMap(w -> if(started >= {to:DateTime} - toIntervalSecond(w), weight, 0.0), {windows_s:Array(UInt32)})) AS requests_windows,
     sumIf(weight, started >= {period_from:DateTime}) AS period_requests,
     -- The estimate's variance (faultline_weight_variance, 005).
-    sumIf(faultline_weight_variance(weight), started >= {from:DateTime} AND weight > 1) AS range_variance,
+    sumIf(faultline_weight_variance(weight), started >= {from:DateTime}) AS range_variance,
     toUnixTimestamp(min(started)) AS first_seen,
     -- The end of the minute of the last request stored: the observed time ends there.
     toUnixTimestamp(toStartOfMinute(max(started))) + 60 AS last_seen
