@@ -7,9 +7,9 @@
 --   waited_ns: from the previous attempt's end to the retry's start (0 without a previous attempt).
 --   SELECT * FROM retry_rows(from = '…', to = '…', service = '', source = '')
 -- The two rules, as functions: retries_by_class applies them to retry_attempts itself, because
--- through this parameterized view it cost ~3 ms more (a tenth of the panel; a fifth under a service
--- filter) at any size. sql/test/schema/retry-rows.test.ts holds the panel and this view to the same
--- rows.
+-- through this parameterized view it cost more, at any size, than reading the table itself (the
+-- pages bench prints the panel beside its query of 6a861fe). sql/test/schema/retry-rows.test.ts
+-- holds the panel and this view to the same rows.
 CREATE OR REPLACE FUNCTION faultline_retry_after_class AS (previous_class, prev_class) ->
     multiIf(previous_class != '', previous_class, prev_class = '', 'after success', prev_class);
 CREATE OR REPLACE FUNCTION faultline_retry_waited_ns AS (start_ns, prev_end_ns) ->

@@ -14,8 +14,7 @@ export interface BudgetRows {
 
 /**
  * The calls budget's rows: the preload's exact count first, then the stored spans' count, leaving
- * out the minutes counted exactly only where there are any. That lookup is a subquery, about a
- * fifth of budget_calls, which a period the preload never counted (a fleet without it, any
+ * out the minutes counted exactly only where there are any. That lookup is a subquery, which a period the preload never counted (a fleet without it, any
  * OpenTelemetry SDK) should not pay: the choice is made here, once, for the page and the alerts.
  */
 export async function readCallBudgetRows(

@@ -7,8 +7,8 @@ type Row = Record<string, unknown>;
  * The dependencies query's edges with what two narrower reads add, each run only for the edges
  * that need it: the latency of a sampled edge weighted as its calls are (dependency_latency_weighted,
  * for the edges whose calls_variance > 0), and who answered at each edge's endpoint (request_callees:
- * `callee`, `callee_unsampled`). As parts of the edges query they cost it a fifth on every page,
- * sampled or not.
+ * `callee`, `callee_unsampled`). As parts of the edges query they were paid on every page, sampled
+ * or not.
  */
 export async function loadDependencyRows(params: Record<string, unknown>): Promise<Row[]> {
   const rows = await panelQuery('dependencies', params);
