@@ -13,25 +13,26 @@ export interface BudgetRows {
 }
 
 /**
- * The calls budget's rows: the preload's exact count first, then the stored spans' count, leaving
- * out the minutes counted exactly only where there are any. That lookup is a subquery, which a period the preload never counted (a fleet without it, any
- * OpenTelemetry SDK) should not pay: the choice is made here, once, for the page and the alerts.
+ * A budget's rows (`calls` or `requests`): the preload's exact count first (budget_exact_<sli>),
+ * then the stored spans' count, leaving out the minutes counted exactly only where there are any
+ * (budget_<sli>_beside_exact, else budget_<sli>). That lookup is a subquery, which a period the
+ * preload never counted (a fleet without it, any OpenTelemetry SDK) should not pay: the choice is
+ * made here, once, for the page and the alerts.
  */
-export async function readCallBudgetRows(
+async function readBudgetRows(
+  sli: 'calls' | 'requests',
   run: RunBudgetQuery,
   params: Record<string, unknown>,
 ): Promise<BudgetRows> {
-  const exact = await run('budget_exact_calls', params);
-  const rows = await run(exact.length > 0 ? 'budget_calls_beside_exact' : 'budget_calls', params);
+  const exact = await run(`budget_exact_${sli}`, params);
+  const rows = await run(exact.length > 0 ? `budget_${sli}_beside_exact` : `budget_${sli}`, params);
   return { rows, exact };
 }
 
-/** The requests budget's rows, chosen as readCallBudgetRows chooses the calls'. */
-export async function readRequestBudgetRows(
-  run: RunBudgetQuery,
-  params: Record<string, unknown>,
-): Promise<BudgetRows> {
-  const exact = await run('budget_exact_requests', params);
-  const rows = await run(exact.length > 0 ? 'budget_requests_beside_exact' : 'budget_requests', params);
-  return { rows, exact };
-}
+/** The calls budget's rows (readBudgetRows). */
+export const readCallBudgetRows = (run: RunBudgetQuery, params: Record<string, unknown>) =>
+  readBudgetRows('calls', run, params);
+
+/** The requests budget's rows (readBudgetRows). */
+export const readRequestBudgetRows = (run: RunBudgetQuery, params: Record<string, unknown>) =>
+  readBudgetRows('requests', run, params);

@@ -100,9 +100,9 @@ export async function loadBudgetTrust(p: DashboardParams): Promise<BudgetTrust> 
   const byService = new Map<string, CountTrust>();
   if (budgetSli(p) === 'calls') {
     const variance = new Map(coverage.map((r) => [String(r.service), num(r.variance)]));
-    const exact = await panelQuery('budget_exact_calls', params);
+    const { rows, exact } = await readCallBudgetRows(panelQuery, params);
     const exactOf = new Map(exact.map((r) => [String(r.service), num(r.range_calls)]));
-    for (const input of await serviceCallCounts(params))
+    for (const input of callBudgetInputs(rows, [], exact))
       byService.set(
         input.service,
         countTrust(input.total.range, exactOf.get(input.service) ?? 0, variance.get(input.service) ?? 0),
