@@ -108,6 +108,35 @@ function runs(): TraceRow[] {
     generate(B, 'support-agent', 'gpt-y'),
     toolCall(B, 'b1', 1.0, 'support-agent', 'get_report', '{"id":7}', failed('transient', '503')),
     toolCall(B, 'b2', 2.0, 'support-agent', 'send_message', '{}'),
+    ...parallelRun(),
+  ];
+}
+
+// Run C, three hours on (outside RANGE): one step calls two tools at once, as the AI SDK runs a
+// step's tool calls; both spans start in the same millisecond, as OpenTelemetry JS stamps starts.
+// c1 fails in 0.4 ms, its sibling c2 ends after it; the next step, c3, repeats c1 a second later.
+// c1's next action is c3, never the sibling that merely outlasted it.
+const C = 'cc'.repeat(16);
+const C_RANGE = { from: '2026-11-29 15:00:00', to: '2026-11-29 16:00:00' };
+function parallelRun(): TraceRow[] {
+  const at = 3 * 3600 + 1;
+  const call = (id: string, startS: number, durationS: number, tool: string, attrs = {}) =>
+    span(C, id, 'c0', startS, durationS, 'Internal', 'ai.toolCall', {
+      'ai.operationId': 'ai.toolCall',
+      'ai.toolCall.name': tool,
+      'ai.toolCall.args': '{"id":7}',
+      'ai.telemetry.functionId': 'ops-agent',
+      ...attrs,
+    });
+  return [
+    span(C, 'c0', '', at, 3, 'Internal', 'ai.generateText', {
+      'ai.operationId': 'ai.generateText',
+      'ai.model.id': 'gpt-z',
+      'ai.telemetry.functionId': 'ops-agent',
+    }),
+    call('c1', at + 1, 0.0004, 'get_report', failed('transient', '503')),
+    call('c2', at + 1, 0.0008, 'get_invoice'),
+    call('c3', at + 2, 0.1, 'get_report'),
   ];
 }
 
@@ -161,6 +190,22 @@ describe('agent_actions: each failed tool call, its next action and the verdict'
       'create_order',
       '',
       'send_message',
+    ]);
+  });
+
+  it('reads calls that start in the same millisecond as one step’s parallel calls, not as each other’s next action', async () => {
+    const rs = await store.client.query({
+      query: `SELECT SpanId, action, next_span_id, waited_s FROM agent_actions(from = {from:DateTime}, to = {to:DateTime})`,
+      query_params: C_RANGE,
+      format: 'JSONEachRow',
+    });
+    expect(await rs.json()).toEqual([
+      {
+        SpanId: '00000000000000c1',
+        action: 'identical_repeat',
+        next_span_id: '00000000000000c3',
+        waited_s: 1,
+      },
     ]);
   });
 
