@@ -101,9 +101,11 @@ SELECT
     root_count_merged AS roots,
     -- The requests the roots stand for under trace sampling (workflows_rollup.root_weight, 500).
     root_weight AS request_weight,
-    -- What the workflow stands for in the workflow panels' counts: its root's weight; a workflow
-    -- with no root (calls only, a job) carries no weight of its own and counts 1.
-    if(root_count_merged > 0, root_weight, 1.0) AS workflow_weight,
+    -- What the workflow stands for in the workflow panels' counts: its root requests' mean weight,
+    -- so a workflow of two unsampled requests (a resubmission under the same id) counts once, and
+    -- of two each kept by a 1-in-4 sampler, 4 (its requests, in request_weight, 8). A workflow with
+    -- no root (calls only, a job) carries no weight of its own and counts 1.
+    if(root_count_merged > 0, root_weight / root_count_merged, 1.0) AS workflow_weight,
     -- The root request failed: the outcome of a workflow with roots > 0, read without last_call
     -- (budget_requests counts root requests only; last_call cost it a tenth of its merge).
     root_error_count_merged > 0 AS root_failed,
