@@ -16,8 +16,8 @@ FROM (
     sumIf(weight, started >= {from:DateTime}) AS range_requests,
     sumForEach(arrayMap(w -> if(started >= {to:DateTime} - toIntervalSecond(w), weight, 0.0), {windows_s:Array(UInt32)})) AS requests_windows,
     sumIf(weight, started >= {period_from:DateTime}) AS period_requests,
-    -- The estimate's variance (faultline_weight_variance, 005) over the requests not counted exactly.
-    sumIf(faultline_weight_variance(weight), started >= {from:DateTime}) AS range_variance,
+    -- The estimate's variance (dashboard_workflows' request_variance, 540) over the requests not counted exactly.
+    sumIf(variance, started >= {from:DateTime}) AS range_variance,
     toUnixTimestamp(min(started)) AS first_seen,
     -- The end of the minute of the last request stored: the observed time ends there.
     toUnixTimestamp(toStartOfMinute(max(started))) + 60 AS last_seen
@@ -28,7 +28,8 @@ FROM (
     -- ones only; those of a minute counted exactly are left to the exact count (exact_count_minutes,
     -- 050). Subqueries, not a CTE, and no third branch to this union: either slowed every reader by
     -- half.
-    SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight
+    SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight,
+      request_variance AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND NOT root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
@@ -48,7 +49,8 @@ FROM (
            'exact:', ''),
         if(first_failure_class = '', 'unclassified', first_failure_class)) AS class,
       started,
-      request_weight AS weight
+      request_weight AS weight,
+      request_variance AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
