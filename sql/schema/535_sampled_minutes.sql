@@ -1,6 +1,6 @@
 -- Counts under sampling (issue 29): where a range holds no sampled row, its weights are all 1 and
--- the busiest panels need not read them. Reading a weight column costs the workflow panels a tenth
--- of their merge (a column more in workflows_rollup FINAL) and retries_by_class its window's width.
+-- the busiest panels need not read them: a weight column is one more column for workflows_rollup
+-- FINAL to merge, and one more for retries_by_class's window to sort (the pages bench prints both).
 -- This table keeps the minutes in which a rollup stored a row standing for other than itself:
 --   workflows   a workflows_rollup row whose root requests weigh other than their count
 --               (root_weight != root_count: a sampled root, or one exported only as a failure's path)
