@@ -1,11 +1,10 @@
 -- Counts under sampling (issue 29): where a range holds no sampled row, its weights are all 1 and
--- the busiest panels need not read them: a weight column is one more column for workflows_rollup
--- FINAL to merge, and one more for retries_by_class's window to sort (the pages bench prints both).
--- This table keeps the minutes in which a rollup stored a row standing for other than itself:
+-- the workflow panels need not read them: a weight column is one more column for workflows_rollup
+-- FINAL to merge (the pages bench prints the panels both ways). This table keeps the minutes in
+-- which a rollup stored a row standing for other than itself, by kind:
 --   workflows   a workflows_rollup row whose root requests weigh other than their count
 --               (root_weight != root_count: a sampled root, or one exported only as a failure's path)
---   retries     a retry_attempts row of weight other than 1
--- The views that read the weights ask it first, as a scalar subquery the engine folds to a constant
+-- dashboard_workflows (540) asks it first, as a scalar subquery the engine folds to a constant
 -- before it reads: "any such minute at or after the range's start?" When none, the weight is the
 -- constant 1 and its column is not read at all; when any, the weights are read as before, so the
 -- figures are the same either way. A workflow's rows start no earlier than the workflow (its
@@ -23,10 +22,4 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS sampled_minutes_workflows_mv TO sampled_m
 SELECT 'workflows' AS kind, toStartOfMinute(started_at) AS minute
 FROM workflows_rollup
 WHERE root_weight != toFloat64(root_count)
-GROUP BY minute;
-
-CREATE MATERIALIZED VIEW IF NOT EXISTS sampled_minutes_retries_mv TO sampled_minutes AS
-SELECT 'retries' AS kind, toStartOfMinute(Timestamp) AS minute
-FROM retry_attempts
-WHERE weight != 1
 GROUP BY minute;

@@ -14,7 +14,10 @@ FROM (
     service_key,
     class,
     sumIf(weight, started >= {from:DateTime}) AS range_requests,
-    sumForEach(arrayMap(w -> if(started >= {to:DateTime} - toIntervalSecond(w), weight, 0.0), {windows_s:Array(UInt32)})) AS requests_windows,
+    -- Each window's start in whole seconds, compared with each request's whole second: the same
+    -- test as started >= to - w ({to} is whole seconds), without DateTime64 arithmetic per row.
+    sumForEach(arrayMap(t -> if(started_s >= t, weight, 0.0),
+      arrayMap(w -> toUInt32(toUnixTimestamp({to:DateTime})) - w, {windows_s:Array(UInt32)}))) AS requests_windows,
     sumIf(weight, started >= {period_from:DateTime}) AS period_requests,
     -- The estimate's variance (dashboard_workflows' request_variance, 540).
     sumIf(variance, started >= {from:DateTime}) AS range_variance,
@@ -26,7 +29,7 @@ FROM (
     -- below: merging the entry string of every workflow cost more than the rest of this query.
     -- The requests that succeeded need no first failure, so that string is read for the failed
     -- ones only.
-    SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight,
+    SELECT entry_service_key AS service_key, '' AS class, started, toUInt32(toUnixTimestamp(started)) AS started_s, request_weight AS weight,
       request_variance AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND NOT root_failed
@@ -39,6 +42,7 @@ FROM (
       entry_service_key AS service_key,
       if(first_failure_class = '', 'unclassified', first_failure_class) AS class,
       started,
+      toUInt32(toUnixTimestamp(started)) AS started_s,
       request_weight AS weight,
       request_variance AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})

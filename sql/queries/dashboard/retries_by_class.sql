@@ -2,31 +2,27 @@
 -- description: Retries grouped by the class of the failure that triggered them (after_class of retry_rows, 525, applied here to retry_attempts directly (faultline_retry_after_class, faultline_retry_waited_ns): through the parameterized view the panel cost more (the pages bench prints it beside its query of 6a861fe); the preload's faultline.previous_class on the retry; for older rows, the preceding row of the same trace, service and span name): how many, how many succeeded, the highest attempt, and the time spent waiting between the failed call's end and the retry's start. Each retry counts for what it stands for under trace sampling (weight), its wait and duration too. retries_listed lists the retries of one figure.
 SELECT
   after_class,
-  sum(retry_weight) AS retries,
-  sumIf(retry_weight, class = '') AS succeeded,
+  sum(weight) AS retries,
+  sumIf(weight, class = '') AS succeeded,
   max(attempt) AS max_attempt,
-  sum(retry_weight * waited_ns) AS wait_ns,
-  sum(retry_weight * Duration) AS retry_duration_ns
+  sum(weight * waited_ns) AS wait_ns,
+  sum(weight * Duration) AS retry_duration_ns
 FROM (
   SELECT
     class,
     attempt,
     Duration,
-    retry_weight,
+    weight,
     faultline_retry_after_class(previous_class, prev_class) AS after_class,
     faultline_retry_waited_ns(start_ns, prev_end_ns) AS waited_ns
   FROM (
-    -- retry_rows' window and filters (525), over the columns this panel sums. The weights are read
-    -- only where the range may hold one other than 1 (sampled_minutes, 535: a constant by the time
-    -- the engine reads, so otherwise the column is not read at all).
-    WITH (SELECT count() > 0 FROM sampled_minutes
-          WHERE kind = 'retries' AND minute >= toStartOfMinute({from:DateTime})) AS weighted
+    -- retry_rows' window and filters (525), over the columns this panel sums.
     SELECT
       class,
       previous_class,
       attempt,
       Duration,
-      if(weighted, weight, 1.0) AS retry_weight,
+      weight,
       lagInFrame(class) OVER w AS prev_class,
       toUnixTimestamp64Nano(Timestamp) AS start_ns,
       lagInFrame(toInt64(toUnixTimestamp64Nano(Timestamp)) + toInt64(Duration)) OVER w AS prev_end_ns

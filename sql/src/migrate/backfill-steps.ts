@@ -141,12 +141,11 @@ export const BACKFILL_STEPS: readonly BackfillStep[] = [
     kind: 'backfill',
     version: 535,
     name: 'sampled_minutes',
-    views: ['sampled_minutes_workflows_mv', 'sampled_minutes_retries_mv'],
+    views: ['sampled_minutes_workflows_mv'],
     target: 'sampled_minutes',
     targetTime: 'minute',
     source: 'workflows_rollup',
     sourceTime: 'started_at',
-    viewSources: { sampled_minutes_retries_mv: { source: 'retry_attempts', sourceTime: 'Timestamp' } },
   },
   {
     kind: 'backfill',

@@ -182,7 +182,6 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       failure_codes_1m_mv: 'failure_codes_1m_local',
       service_names_mv: 'service_names_local',
       sampled_minutes_workflows_mv: 'sampled_minutes_local',
-      sampled_minutes_retries_mv: 'sampled_minutes_local',
       service_endpoints_mv: 'service_endpoints_local',
       tool_calls_mv: 'tool_calls_local',
     });
