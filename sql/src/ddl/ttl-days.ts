@@ -16,6 +16,7 @@ export const TTL_COLUMNS: Readonly<Record<string, string>> = {
   service_endpoints: 'hour',
   workflows_rollup: 'toDateTime(started_at)',
   retry_attempts: 'toDateTime(Timestamp)',
+  sampled_minutes: 'minute',
   tool_calls: 'toDateTime(Timestamp)',
 };
 

@@ -139,6 +139,16 @@ export const BACKFILL_STEPS: readonly BackfillStep[] = [
   },
   {
     kind: 'backfill',
+    version: 535,
+    name: 'sampled_minutes',
+    views: ['sampled_minutes_workflows_mv'],
+    target: 'sampled_minutes',
+    targetTime: 'minute',
+    source: 'workflows_rollup',
+    sourceTime: 'started_at',
+  },
+  {
+    kind: 'backfill',
     version: 540,
     name: 'service_names',
     views: ['service_names_mv'],

@@ -90,6 +90,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
         'ReplicatedMergeTree',
         'ReplicatedSummingMergeTree',
         'ReplicatedAggregatingMergeTree',
+        'ReplicatedReplacingMergeTree',
       ]),
     );
     for (const p of tables().filter((t) => engineOf(t) !== 'Distributed')) {
@@ -180,6 +181,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       workflows_rollup_mv_v2: 'workflows_rollup_local',
       failure_codes_1m_mv: 'failure_codes_1m_local',
       service_names_mv: 'service_names_local',
+      sampled_minutes_workflows_mv: 'sampled_minutes_local',
       service_endpoints_mv: 'service_endpoints_local',
       tool_calls_mv: 'tool_calls_local',
     });
@@ -204,8 +206,13 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       'FROM first_hand_client_failures(`from` = {from:DateTime}, to = {to:DateTime}) UNION ALL',
     );
     // A workflow's partial rows may sit on several shards: FINAL becomes a GROUP BY across them.
-    // The service filter's scalar subquery reads the services recorded (540) across the cluster.
-    expect(tablesRead(byName('dashboard_workflows'))).toEqual(['workflows_rollup', 'service_names']);
+    // The service filter's scalar subquery reads the services recorded (540) across the cluster, and
+    // the weights' the minutes that hold a sampled workflow (535).
+    expect(tablesRead(byName('dashboard_workflows'))).toEqual([
+      'sampled_minutes',
+      'workflows_rollup',
+      'service_names',
+    ]);
     expect(byName('dashboard_workflows').text).not.toContain('FINAL');
     expect(byName('dashboard_workflows').text).toContain(
       'FROM (SELECT workflow_key, any(correlation_id) AS correlation_id, min(started_at) AS started_at, max(ended_ns) AS ended_ns, groupArrayArray(service_set) AS service_set, groupArrayArray(service_keys) AS service_keys, sum(step_count) AS step_count,',
@@ -323,7 +330,7 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
     expect(ttl).toContain(
       'ALTER TABLE default.tool_calls_local ON CLUSTER prod MODIFY TTL toDateTime(Timestamp) + toIntervalDay(7)',
     );
-    expect(ttl).toHaveLength(12);
+    expect(ttl).toHaveLength(13);
     expect(ttl.every((s) => /^ALTER TABLE default\.\w+_local ON CLUSTER prod MODIFY TTL /.test(s))).toBe(
       true,
     );

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertBatch } from '../../src/connection/insert-batch.js';
 import { serializeRows } from '../../src/connection/serialize-rows.js';
+import { resolveSqlDir } from '../../src/ddl/sql-dir.js';
 import { openStore } from '../../src/index.js';
+import { applyMigration, planMigration } from '../../src/migrate/migrate.js';
 import type { Store, TraceRow } from '../../src/types.js';
 import { dateTime64, hexId, makeRow } from '../support/trace-row-fixture.js';
 
@@ -104,5 +106,32 @@ describe('a workflow with more than one root request', () => {
     expect(rows.map((r) => [r.service, r.class, r.range_requests, r.range_variance])).toEqual([
       ['desk', '', 13, 24],
     ]);
+  });
+});
+
+describe('the minutes that hold sampled workflows (sampled_minutes, 535)', () => {
+  const summary = async () => (await named('dashboard/workflows_summary', range))[0];
+
+  it('are recorded as the workflows are stored, and only those', async () => {
+    const rs = await store.client.query({
+      query: "SELECT kind, toString(minute) AS minute FROM sampled_minutes FINAL WHERE kind = 'workflows'",
+      format: 'JSONEachRow',
+    });
+    // sampled-twice's roots, 30 and 40 s past 12:00: the unsampled workflows mark nothing.
+    expect(await rs.json()).toEqual([{ kind: 'workflows', minute: '2026-11-29 12:00:00' }]);
+  });
+
+  it('are filled on upgrade from the workflows stored before the table existed', async () => {
+    await store.client.command({ query: 'TRUNCATE TABLE sampled_minutes' });
+    // Without the minute, the panels read every weight as 1: the sampled workflow counts once.
+    expect(await summary()).toMatchObject({ workflows: 5 });
+    await store.client.command({
+      query: "ALTER TABLE schema_migrations DELETE WHERE kind = 'backfill' AND name = 'sampled_minutes'",
+      clickhouse_settings: { mutations_sync: '2' },
+    });
+    const plan = await planMigration(store.client, resolveSqlDir());
+    expect(plan.backfills.map((b) => b.name)).toEqual(['sampled_minutes']);
+    await applyMigration(store.client, plan, { ttlDays: 0, backfill: true });
+    expect(await summary()).toMatchObject({ workflows: 8, total_steps: 13 });
   });
 });

@@ -96,6 +96,7 @@ describe('the migrator', () => {
       'workflows_rollup',
       'failure_codes_1m',
       'retry_attempts',
+      'sampled_minutes',
       'service_names',
     ]);
     const lines: string[] = [];
@@ -104,10 +105,10 @@ describe('the migrator', () => {
       backfill: true,
       onProgress: (l) => lines.push(l),
     });
-    expect(lines).toHaveLength(9);
+    expect(lines).toHaveLength(10);
     // failures and calls_1m were never emptied: nothing of otel_traces is older than their first row.
-    expect(lines[0]).toMatch(/^\[backfill 1\/9\] failures: 0 otel_traces row\(s\) before /);
-    expect(lines[6]).toMatch(/^\[backfill 7\/9\] failure_codes_1m: 8 failures row\(s\) before /);
+    expect(lines[0]).toMatch(/^\[backfill 1\/10\] failures: 0 otel_traces row\(s\) before /);
+    expect(lines[6]).toMatch(/^\[backfill 7\/10\] failure_codes_1m: 8 failures row\(s\) before /);
 
     const codes = await rows<{ code: string; n: string }>(
       'SELECT code, toString(sum(failures)) AS n FROM failure_codes_1m GROUP BY code ORDER BY code',
