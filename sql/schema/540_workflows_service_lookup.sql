@@ -114,7 +114,7 @@ SELECT
     -- request_weight's variance as an estimate: each root's (faultline_weight_variance, 005), its
     -- weight taken as the roots' mean; 0 where the range holds no weight other than 1.
     if(weighted AND root_count_merged > 0,
-       root_count_merged * faultline_weight_variance(root_weight / root_count_merged), 0.0) AS request_variance,
+       root_count_merged * faultline_weight_variance(workflow_weight), 0.0) AS request_variance,
     -- The root request failed: the outcome of a workflow with roots > 0, read without last_call
     -- (budget_requests counts root requests only; last_call cost it a tenth of its merge).
     root_error_count_merged > 0 AS root_failed,

@@ -10,6 +10,8 @@ SELECT
   r.first_seen AS first_seen,
   r.last_seen AS last_seen
 FROM (
+  -- Each request's whole second, once per row, for the windows below.
+  WITH toUInt32(toUnixTimestamp(started)) AS started_s
   SELECT
     service_key,
     class,
@@ -29,7 +31,7 @@ FROM (
     -- below: merging the entry string of every workflow cost more than the rest of this query.
     -- The requests that succeeded need no first failure, so that string is read for the failed
     -- ones only.
-    SELECT entry_service_key AS service_key, '' AS class, started, toUInt32(toUnixTimestamp(started)) AS started_s, request_weight AS weight,
+    SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight,
       request_variance AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND NOT root_failed
@@ -42,7 +44,6 @@ FROM (
       entry_service_key AS service_key,
       if(first_failure_class = '', 'unclassified', first_failure_class) AS class,
       started,
-      toUInt32(toUnixTimestamp(started)) AS started_s,
       request_weight AS weight,
       request_variance AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})

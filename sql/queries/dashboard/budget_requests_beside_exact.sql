@@ -10,6 +10,8 @@ SELECT
   r.first_seen AS first_seen,
   r.last_seen AS last_seen
 FROM (
+  -- Each request's whole second, once per row, for the windows below.
+  WITH toUInt32(toUnixTimestamp(started)) AS started_s
   SELECT
     service_key,
     class,
@@ -31,7 +33,7 @@ FROM (
     -- ones only; those of a minute counted exactly are left to the exact count (exact_count_minutes,
     -- 050). Subqueries, not a CTE, and no third branch to this union: either slowed every reader by
     -- half.
-    SELECT entry_service_key AS service_key, '' AS class, started, toUInt32(toUnixTimestamp(started)) AS started_s, request_weight AS weight,
+    SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight,
       request_variance AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND NOT root_failed
@@ -52,7 +54,6 @@ FROM (
            'exact:', ''),
         if(first_failure_class = '', 'unclassified', first_failure_class)) AS class,
       started,
-      toUInt32(toUnixTimestamp(started)) AS started_s,
       request_weight AS weight,
       request_variance AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
