@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { burnWindowParams } from '@faultline/collector/budget';
+import { burnWindowParams, readWorkflowsSampled } from '@faultline/collector/budget';
 import { fmt, PAIR_ROUNDS, RUNS, report, timeIt, timePair } from './lib/timing.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -219,11 +219,20 @@ try {
   const to = Math.ceil((endS + 1) / 60) * 60;
   const filters = { from, to, service: '', source: '' };
   const wf = { from, to, service: '' };
+  // The queries that sum workflow weights take `sampled`, asked once per render as the pages ask
+  // it (workflows_sampled): the seed holds no sampled span, so it is false and they read no weight.
+  const runDashboard = async (name, params) => (await store.runNamed(`dashboard/${name}`, params)).rows;
+  const askSampled = (fromS) => readWorkflowsSampled(runDashboard, fromS);
+  const wfWeighted = { ...wf, sampled: await askSampled(from) };
   // The budget's SLO period (30 days by default) ends with the range.
   // The burn windows come from their one home, as the pages pass them (budget-data.ts).
   const budget = { ...filters, period_from: to - 30 * 86_400, ...burnWindowParams() };
   const budgetFailures = { ...budget, class: '', dependency: '' };
-  const budgetRequests = { from, to, service: '', period_from: to - 30 * 86_400, ...burnWindowParams() };
+  const budgetRequestsRange = { from, to, service: '', period_from: to - 30 * 86_400, ...burnWindowParams() };
+  const budgetRequests = {
+    ...budgetRequestsRange,
+    sampled: await askSampled(budgetRequestsRange.period_from),
+  };
   // The Overview's and Dependencies page's panels also narrow by class and dependency.
   const narrowed = { ...filters, class: '', dependency: '' };
   if (BEFORE !== '') await noiseFloor('dashboard/budget_failures', budgetFailures);
@@ -275,12 +284,14 @@ try {
     ],
   ]);
   await benchPanels('workflows panel queries', [
-    ['dashboard/workflows_summary', wf],
-    ['dashboard/workflows_by_steps', wf],
-    ['dashboard/workflows_first_failure', wf],
+    // Asked once per render of the Workflows page and the Overview, before the panels below.
+    ['dashboard/workflows_sampled (once per render)', { from }],
+    ['dashboard/workflows_summary', wfWeighted],
+    ['dashboard/workflows_by_steps', wfWeighted],
+    ['dashboard/workflows_first_failure', wfWeighted],
     ['dashboard/workflows_recent', { ...wf, failed_only: false, limit: 50 }],
     ['dashboard/workflows_recent (failed only)', { ...wf, failed_only: true, limit: 50 }],
-    ['dashboard/workflows_summary (service filter)', { ...wf, service: 'payments' }],
+    ['dashboard/workflows_summary (service filter)', { ...wfWeighted, service: 'payments' }],
     [
       'dashboard/workflows_recent (service filter)',
       { ...wf, service: 'payments', failed_only: false, limit: 50 },
@@ -297,16 +308,24 @@ try {
     ['dashboard/request_spans (trace id)', { id: traceId }],
   ]);
   // The workflow panels above read no weight: the seed holds no sampled span, so sampled_minutes
-  // (535) is empty. Where a range holds one, they read every weight; marked so, they show its cost.
+  // (535) is empty and workflows_sampled says so. Where a range holds one, they read every weight;
+  // marked so, they show its cost.
   await store.client.command({
     query: "INSERT INTO sampled_minutes SELECT 'workflows', toStartOfMinute(toDateTime({from:UInt32}))",
     query_params: { from },
   });
+  const sampledWf = { ...wf, sampled: await askSampled(from) };
+  const sampledBudget = {
+    ...budgetRequestsRange,
+    sampled: await askSampled(budgetRequestsRange.period_from),
+  };
+  if (!sampledWf.sampled || !sampledBudget.sampled)
+    throw new Error('workflows_sampled missed the marked minute');
   await benchPanels('where the range holds sampled spans (weights read)', [
-    ['dashboard/budget_requests (sampled range)', budgetRequests],
-    ['dashboard/workflows_summary (sampled range)', wf],
-    ['dashboard/workflows_by_steps (sampled range)', wf],
-    ['dashboard/workflows_summary (sampled range, service filter)', { ...wf, service: 'payments' }],
+    ['dashboard/budget_requests (sampled range)', sampledBudget],
+    ['dashboard/workflows_summary (sampled range)', sampledWf],
+    ['dashboard/workflows_by_steps (sampled range)', sampledWf],
+    ['dashboard/workflows_summary (sampled range, service filter)', { ...sampledWf, service: 'payments' }],
   ]);
   await store.client.command({ query: 'TRUNCATE TABLE sampled_minutes' });
   await benchPages([

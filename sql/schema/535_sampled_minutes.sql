@@ -4,14 +4,18 @@
 -- which a rollup stored a row standing for other than itself, by kind:
 --   workflows   a workflows_rollup row whose root requests weigh other than their count
 --               (root_weight != root_count: a sampled root, or one exported only as a failure's path)
--- dashboard_workflows (540) asks it first, as a scalar subquery the engine folds to a constant
--- before it reads: "any such minute at or after the range's start?" When none, the weight is the
--- constant 1 and its column is not read at all; when any, the weights are read as before, so the
--- figures are the same either way. A workflow's rows start no earlier than the workflow (its
--- started_at is their minimum), so a minute at or after the range's start is enough to find it.
+-- The named query workflows_sampled asks it once per page render or alert evaluation: "any such
+-- minute at or after the range's start?" (collector/src/budget/workflows-sampled.ts). Its answer is
+-- the `sampled` parameter of the queries that sum workflow weights (workflows_by_steps,
+-- budget_requests, …): where it is false they count roots and 1s and never read a weight; where
+-- it is true they read the weights, so the figures are the same either way. A workflow's rows
+-- start no earlier than the workflow (its started_at is their minimum), so a minute at or after
+-- the range's start is enough to find it. It was a scalar subquery of dashboard_workflows (540)
+-- once: the engine ran it for every query of the view, even those that read no weight, and the
+-- weights it folded to constants still cost the panels their arithmetic.
 -- One row per kind and minute (a few per minute of sampled traffic); it expires with the rows
 -- (FAULTLINE_TTL_DAYS, TTL_COLUMNS in sql/src/ddl/ttl-days.ts), and a minute left behind only has a
--- view read weights that are 1.
+-- query read weights that are 1.
 CREATE TABLE IF NOT EXISTS sampled_minutes (
     kind LowCardinality(String),
     minute DateTime

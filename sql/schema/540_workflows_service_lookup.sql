@@ -71,11 +71,7 @@ WITH
     bitShiftRight(packed_entry_attempts, 32) AS entry_retries_merged,
     toUInt64(toUInt32(packed_attempts)) AS failed_attempt_count_merged,
     bitShiftRight(packed_attempts, 32) AS retry_count_merged,
-    cityHash64({service:String}) AS filter_key,
-    -- Whether any workflow of the range may weigh other than 1 (sampled_minutes, 535): a constant
-    -- by the time the engine reads, so where none does root_weight is not read at all.
-    (SELECT count() > 0 FROM sampled_minutes
-     WHERE kind = 'workflows' AND minute >= toStartOfMinute({from:DateTime})) AS weighted
+    cityHash64({service:String}) AS filter_key
 SELECT
     workflow_key,
     correlation_id,
@@ -103,17 +99,19 @@ SELECT
     if(length(first_failure_parts) >= 4, first_failure_parts[4], '') AS first_failure_code,
     if(length(first_failure_parts) = 5, first_failure_parts[5], '') AS first_failure_service,
     root_count_merged AS roots,
-    -- The requests the roots stand for under trace sampling (workflows_rollup.root_weight, 500);
-    -- their count where the range holds no weight other than 1.
-    if(weighted, root_weight, toFloat64(root_count_merged)) AS request_weight,
+    -- The requests the roots stand for under trace sampling (workflows_rollup.root_weight, 500).
+    -- A query that sums weights reads them only where the range may hold a sampled workflow: it
+    -- takes `sampled` (workflows_sampled, 535) and counts roots and 1s where that is false, so
+    -- root_weight, one more column to merge, is not read at all.
+    root_weight AS request_weight,
     -- What the workflow stands for in the workflow panels' counts: its root requests' mean weight,
     -- so a workflow of two unsampled requests (a resubmission under the same id) counts once, and
     -- of two each kept by a 1-in-4 sampler, 4 (its requests, in request_weight, 8). A workflow with
     -- no root (calls only, a job) carries no weight of its own and counts 1.
-    if(weighted AND root_count_merged > 0, root_weight / root_count_merged, 1.0) AS workflow_weight,
+    if(root_count_merged > 0, root_weight / root_count_merged, 1.0) AS workflow_weight,
     -- request_weight's variance as an estimate: each root's (faultline_weight_variance, 005), its
-    -- weight taken as the roots' mean; 0 where the range holds no weight other than 1.
-    if(weighted AND root_count_merged > 0,
+    -- weight taken as the roots' mean.
+    if(root_count_merged > 0,
        root_count_merged * faultline_weight_variance(workflow_weight), 0.0) AS request_variance,
     -- The root request failed: the outcome of a workflow with roots > 0, read without last_call
     -- (budget_requests counts root requests only; last_call cost it a tenth of its merge).

@@ -1,3 +1,5 @@
+import { readWorkflowsSampled } from './workflows-sampled.js';
+
 type Row = Record<string, unknown>;
 
 /**
@@ -24,9 +26,19 @@ async function readBudgetRows(
   run: RunBudgetQuery,
   params: Record<string, unknown>,
 ): Promise<BudgetRows> {
-  const exact = await run(`budget_exact_${sli}`, params);
-  const rows = await run(exact.length > 0 ? `budget_${sli}_beside_exact` : `budget_${sli}`, params);
+  const [exact, sampled] = await Promise.all([
+    run(`budget_exact_${sli}`, params),
+    // The requests are workflows' roots: their weights are read only where one may be sampled.
+    sli === 'requests' ? readWorkflowsSampled(run, periodStart(params)) : Promise.resolve(false),
+  ]);
+  const withSampled = sli === 'requests' ? { ...params, sampled } : params;
+  const rows = await run(exact.length > 0 ? `budget_${sli}_beside_exact` : `budget_${sli}`, withSampled);
   return { rows, exact };
+}
+
+/** Where the budget queries start reading: the earlier of the SLO period's and the range's start. */
+function periodStart(params: Record<string, unknown>): number {
+  return Math.min(Number(params.period_from ?? params.from), Number(params.from ?? params.period_from));
 }
 
 /** The calls budget's rows (readBudgetRows). */

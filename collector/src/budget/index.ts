@@ -42,3 +42,4 @@ export {
   type ServiceBudget,
   UNCLASSIFIED,
 } from './error-budget.js';
+export { readWorkflowsSampled } from './workflows-sampled.js';

@@ -1,9 +1,19 @@
+import { readWorkflowsSampled } from '@faultline/collector/budget';
 import type { DashboardParams } from '../lib/dashboard-params';
 import { type WorkflowFilters, workflowFilterQueryParams } from '../lib/workflow-selection';
 import { idStr, num, panelQuery, str } from './run-panel-query';
 
-function base(p: DashboardParams) {
+function rangeParams(p: DashboardParams) {
   return { from: p.range.fromS, to: p.range.toS, service: p.service };
+}
+
+/**
+ * The parameters of the queries that sum workflow weights: the range, the service, and whether a
+ * workflow of the range may be sampled (readWorkflowsSampled, asked once per render: cache()
+ * dedupes the lookup), so where none is they read no weight.
+ */
+async function weightedParams(p: DashboardParams) {
+  return { ...rangeParams(p), sampled: await readWorkflowsSampled(panelQuery, p.range.fromS) };
 }
 
 export interface WorkflowSummary {
@@ -55,7 +65,7 @@ export interface StepsBucket {
 }
 
 export async function loadWorkflowsBySteps(p: DashboardParams): Promise<StepsBucket[]> {
-  const rows = await panelQuery('workflows_by_steps', base(p));
+  const rows = await panelQuery('workflows_by_steps', await weightedParams(p));
   return rows.map((r) => ({
     steps: num(r.steps),
     workflows: num(r.workflows),
@@ -78,7 +88,7 @@ export interface FirstFailure {
 }
 
 export async function loadFirstFailures(p: DashboardParams): Promise<FirstFailure[]> {
-  const rows = await panelQuery('workflows_first_failure', base(p));
+  const rows = await panelQuery('workflows_first_failure', await weightedParams(p));
   return rows.map((r) => ({
     key: {
       class: r.first_class === 'none recorded' ? '' : idStr(r.first_class),
@@ -140,7 +150,7 @@ export async function loadRecentWorkflows(
   failedOnly: boolean,
   limit = 50,
 ): Promise<WorkflowRow[]> {
-  const rows = await panelQuery('workflows_recent', { ...base(p), failed_only: failedOnly, limit });
+  const rows = await panelQuery('workflows_recent', { ...rangeParams(p), failed_only: failedOnly, limit });
   return rows.map(workflowRow);
 }
 
@@ -150,7 +160,11 @@ export async function loadMatchingWorkflows(
   f: WorkflowFilters,
   limit = 50,
 ): Promise<WorkflowRow[]> {
-  const rows = await panelQuery('workflows_matching', { ...base(p), ...workflowFilterQueryParams(f), limit });
+  const rows = await panelQuery('workflows_matching', {
+    ...(await weightedParams(p)),
+    ...workflowFilterQueryParams(f),
+    limit,
+  });
   return rows.map(workflowRow);
 }
 
@@ -160,7 +174,10 @@ export async function loadMatchingTotal(
   f: WorkflowFilters,
 ): Promise<{ workflows: number; stored: number }> {
   const r = (
-    await panelQuery('workflows_matching_total', { ...base(p), ...workflowFilterQueryParams(f) })
+    await panelQuery('workflows_matching_total', {
+      ...(await weightedParams(p)),
+      ...workflowFilterQueryParams(f),
+    })
   )[0];
   return { workflows: num(r?.workflows), stored: num(r?.stored) };
 }

@@ -1,5 +1,5 @@
 -- name: budget_requests
--- description: The entry service's requests (the root server span of each workflow, weighted by what it stands for under trace sampling: request_weight) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, in each burn-rate window ending at {to} (requests_windows, one count per window of {windows_s}, in seconds, as budget_calls) and over the SLO period. Every stored workflow counts here: where the preload counted minutes of the period in process (budget_exact_requests has rows), readRequestBudgetRows (collector/src/budget/budget-reads.ts) runs budget_requests_beside_exact instead. range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
+-- description: The entry service's requests (the root server span of each workflow, weighted by what it stands for under trace sampling: request_weight) per entry service, and the failed ones by the class of the workflow's first failure (its first-hand cause; '' = the request succeeded), in the selected range, in each burn-rate window ending at {to} (requests_windows, one count per window of {windows_s}, in seconds, as budget_calls) and over the SLO period. Every stored workflow counts here: where the preload counted minutes of the period in process (budget_exact_requests has rows), readRequestBudgetRows (collector/src/budget/budget-reads.ts) runs budget_requests_beside_exact instead. {sampled} is workflows_sampled's answer for the earlier of {period_from} and {from}: where it is false no workflow of the period was sampled, each root counts 1 and no weight is read. range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
 SELECT
   n.service AS service,
   r.class AS class,
@@ -31,8 +31,8 @@ FROM (
     -- below: merging the entry string of every workflow cost more than the rest of this query.
     -- The requests that succeeded need no first failure, so that string is read for the failed
     -- ones only.
-    SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight,
-      request_variance AS variance
+    SELECT entry_service_key AS service_key, '' AS class, started, if({sampled:Bool}, request_weight, toFloat64(roots)) AS weight,
+      if({sampled:Bool}, request_variance, 0.0) AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND NOT root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
@@ -44,8 +44,8 @@ FROM (
       entry_service_key AS service_key,
       if(first_failure_class = '', 'unclassified', first_failure_class) AS class,
       started,
-      request_weight AS weight,
-      request_variance AS variance
+      if({sampled:Bool}, request_weight, toFloat64(roots)) AS weight,
+      if({sampled:Bool}, request_variance, 0.0) AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))

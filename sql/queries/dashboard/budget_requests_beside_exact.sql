@@ -1,5 +1,5 @@
 -- name: budget_requests_beside_exact
--- description: budget_requests where the preload counted minutes of the period in process (budget_exact_requests has rows): in a minute it counted the entry requests in process (call_counts_1m, read whole by budget_exact_requests), the succeeded workflows are left out and the failed ones are filed under class 'exact:<class>': failures of that class that the exact count holds already among its requests (requestBudgetInputs counts them as failures, not again as requests). The caller chooses (readRequestBudgetRows, collector/src/budget/budget-reads.ts): the lookups cost two subqueries, which a period with no exact minutes does not pay (the pages bench prints both). range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
+-- description: budget_requests where the preload counted minutes of the period in process (budget_exact_requests has rows): in a minute it counted the entry requests in process (call_counts_1m, read whole by budget_exact_requests), the succeeded workflows are left out and the failed ones are filed under class 'exact:<class>': failures of that class that the exact count holds already among its requests (requestBudgetInputs counts them as failures, not again as requests). The caller chooses (readRequestBudgetRows, collector/src/budget/budget-reads.ts): the lookups cost two subqueries, which a period with no exact minutes does not pay (the pages bench prints both). {sampled} is workflows_sampled's answer for the earlier of {period_from} and {from}: where it is false no workflow of the period was sampled, each root counts 1 and no weight is read. range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
 SELECT
   n.service AS service,
   r.class AS class,
@@ -33,8 +33,8 @@ FROM (
     -- ones only; those of a minute counted exactly are left to the exact count (exact_count_minutes,
     -- 050). Subqueries, not a CTE, and no third branch to this union: either slowed every reader by
     -- half.
-    SELECT entry_service_key AS service_key, '' AS class, started, request_weight AS weight,
-      request_variance AS variance
+    SELECT entry_service_key AS service_key, '' AS class, started, if({sampled:Bool}, request_weight, toFloat64(roots)) AS weight,
+      if({sampled:Bool}, request_variance, 0.0) AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND NOT root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
@@ -54,8 +54,8 @@ FROM (
            'exact:', ''),
         if(first_failure_class = '', 'unclassified', first_failure_class)) AS class,
       started,
-      request_weight AS weight,
-      request_variance AS variance
+      if({sampled:Bool}, request_weight, toFloat64(roots)) AS weight,
+      if({sampled:Bool}, request_variance, 0.0) AS variance
     FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
     WHERE roots > 0 AND root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))

@@ -206,13 +206,8 @@ describe('the cluster schema (FAULTLINE_CLICKHOUSE_CLUSTER=prod)', () => {
       'FROM first_hand_client_failures(`from` = {from:DateTime}, to = {to:DateTime}) UNION ALL',
     );
     // A workflow's partial rows may sit on several shards: FINAL becomes a GROUP BY across them.
-    // The service filter's scalar subquery reads the services recorded (540) across the cluster, and
-    // the weights' the minutes that hold a sampled workflow (535).
-    expect(tablesRead(byName('dashboard_workflows'))).toEqual([
-      'sampled_minutes',
-      'workflows_rollup',
-      'service_names',
-    ]);
+    // The service filter's scalar subquery reads the services recorded (540) across the cluster.
+    expect(tablesRead(byName('dashboard_workflows'))).toEqual(['workflows_rollup', 'service_names']);
     expect(byName('dashboard_workflows').text).not.toContain('FINAL');
     expect(byName('dashboard_workflows').text).toContain(
       'FROM (SELECT workflow_key, any(correlation_id) AS correlation_id, min(started_at) AS started_at, max(ended_ns) AS ended_ns, groupArrayArray(service_set) AS service_set, groupArrayArray(service_keys) AS service_keys, sum(step_count) AS step_count,',

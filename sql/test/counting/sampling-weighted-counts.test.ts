@@ -7,6 +7,7 @@ import { serializeRows } from '../../src/connection/serialize-rows.js';
 import { openStore } from '../../src/index.js';
 import type { Store, TraceRow } from '../../src/types.js';
 import { dateTime64, hexId, makeRow } from '../support/trace-row-fixture.js';
+import { withSampled } from '../support/with-sampled.js';
 
 /**
  * What the stored spans of a sampled service stand for, through every rollup and budget query.
@@ -133,6 +134,7 @@ let store: Store;
 type Row = Record<string, unknown>;
 const named = async (name: string, params: Record<string, unknown>): Promise<Row[]> =>
   (await store.runNamed<Row>(name, params)).rows;
+const weighted = <P extends { from: unknown }>(params: P) => withSampled(store, params);
 const byService = (rows: Row[]) => new Map(rows.map((r) => [String(r.service), r]));
 
 beforeAll(async () => {
@@ -200,8 +202,10 @@ describe('counts under trace sampling: each stored span stands for its weight', 
       expect(plain).toHaveLength(1);
       expect(await named('dashboard/budget_calls_beside_exact', params)).toEqual(plain);
       expect(await named('dashboard/budget_exact_requests', { ...budget, service })).toEqual([]);
-      const requests = await named('dashboard/budget_requests', { ...budget, service });
-      expect(await named('dashboard/budget_requests_beside_exact', { ...budget, service })).toEqual(requests);
+      const requests = await named('dashboard/budget_requests', await weighted({ ...budget, service }));
+      expect(
+        await named('dashboard/budget_requests_beside_exact', await weighted({ ...budget, service })),
+      ).toEqual(requests);
     }
   });
 
@@ -234,7 +238,7 @@ describe('counts under trace sampling: each stored span stands for its weight', 
   });
 
   it('requests: the sampled roots stand for 40, the failed 8 count once, a path-only root for none', async () => {
-    const rows = await named('dashboard/budget_requests_beside_exact', budget);
+    const rows = await named('dashboard/budget_requests_beside_exact', await weighted(budget));
     const shop = rows.filter((r) => r.service === 'shop');
     expect(shop.find((r) => r.class === '')).toMatchObject({ range_requests: 40 });
     expect(shop.find((r) => r.class === 'transient')).toMatchObject({ range_requests: 8 });
@@ -246,7 +250,7 @@ describe('counts under trace sampling: each stored span stands for its weight', 
 
   it('workflow panels: 48 workflows of one step each, 8 failed first at pay, the path-only one none', async () => {
     const shopOnly = { ...range, service: 'shop' };
-    const [summary] = await named('dashboard/workflows_summary', shopOnly);
+    const [summary] = await named('dashboard/workflows_summary', await weighted(shopOnly));
     expect(summary).toMatchObject({
       workflows: 48,
       failed_workflows: 8,
@@ -254,10 +258,10 @@ describe('counts under trace sampling: each stored span stands for its weight', 
       total_failed_steps: 8,
       avg_steps: 1,
     });
-    expect(await named('dashboard/workflows_by_steps', shopOnly)).toEqual([
+    expect(await named('dashboard/workflows_by_steps', await weighted(shopOnly))).toEqual([
       expect.objectContaining({ steps: 1, workflows: 48, succeeded: 40, total_failed_steps: 8 }),
     ]);
-    const first = await named('dashboard/workflows_first_failure', shopOnly);
+    const first = await named('dashboard/workflows_first_failure', await weighted(shopOnly));
     expect(first.map((r) => [r.first_class, r.first_code, r.failed_workflows])).toEqual([
       ['transient', '503', 8],
     ]);
@@ -275,12 +279,12 @@ describe('counts under trace sampling: each stored span stands for its weight', 
       first_code: '',
     };
     const total = async (f: Record<string, unknown>) =>
-      (await named('dashboard/workflows_matching_total', { ...shopOnly, ...any, ...f }))[0];
+      (await named('dashboard/workflows_matching_total', await weighted({ ...shopOnly, ...any, ...f })))[0];
     expect(await total({})).toMatchObject({ workflows: 48 });
     expect(await total({ failed: 1 })).toMatchObject({ workflows: 8, stored: 8 });
     // 10 sampled roots standing for 4 each, and the path-only one standing for none.
     expect(await total({ failed: 0, steps: 1 })).toMatchObject({ workflows: 40, stored: 11 });
-    const [first] = await named('dashboard/workflows_first_failure', shopOnly);
+    const [first] = await named('dashboard/workflows_first_failure', await weighted(shopOnly));
     const key = {
       first: 1,
       first_class: first!.first_class,
@@ -289,13 +293,16 @@ describe('counts under trace sampling: each stored span stands for its weight', 
       first_code: first!.first_code,
     };
     expect(await total({ failed: 1, ...key })).toMatchObject({ workflows: 8 });
-    const listed = await named('dashboard/workflows_matching', {
-      ...shopOnly,
-      ...any,
-      failed: 1,
-      ...key,
-      limit: 5,
-    });
+    const listed = await named(
+      'dashboard/workflows_matching',
+      await weighted({
+        ...shopOnly,
+        ...any,
+        failed: 1,
+        ...key,
+        limit: 5,
+      }),
+    );
     expect(listed).toHaveLength(5);
     for (const w of listed) expect(w).toMatchObject({ failed: true, first_failure_code: '503' });
   });

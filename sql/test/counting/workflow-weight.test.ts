@@ -9,6 +9,7 @@ import { openStore } from '../../src/index.js';
 import { applyMigration, planMigration } from '../../src/migrate/migrate.js';
 import type { Store, TraceRow } from '../../src/types.js';
 import { dateTime64, hexId, makeRow } from '../support/trace-row-fixture.js';
+import { withSampled } from '../support/with-sampled.js';
 
 /**
  * A workflow (one correlation id) may hold more than one root request: a client that resubmits a
@@ -73,6 +74,7 @@ let dir: string;
 let store: Store;
 const named = async (name: string, params: Record<string, unknown>) =>
   (await store.runNamed<Record<string, unknown>>(name, params)).rows;
+const weighted = <P extends { from: unknown }>(params: P) => withSampled(store, params);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'faultline-workflow-weight-'));
@@ -87,20 +89,23 @@ afterAll(async () => {
 
 describe('a workflow with more than one root request', () => {
   it('counts once in the workflow panels, for what its roots stand for', async () => {
-    const [summary] = await named('dashboard/workflows_summary', range);
+    const [summary] = await named('dashboard/workflows_summary', await weighted(range));
     expect(summary).toMatchObject({ workflows: 8, failed_workflows: 0, total_steps: 13 });
-    expect(await named('dashboard/workflows_by_steps', range)).toEqual([
+    expect(await named('dashboard/workflows_by_steps', await weighted(range))).toEqual([
       expect.objectContaining({ steps: 1, workflows: 3 }),
       expect.objectContaining({ steps: 2, workflows: 5 }),
     ]);
   });
 
   it('counts each of its root requests in the requests budget', async () => {
-    const rows = await named('dashboard/budget_requests', {
-      ...range,
-      period_from: range.from,
-      windows_s: [3600],
-    });
+    const rows = await named(
+      'dashboard/budget_requests',
+      await weighted({
+        ...range,
+        period_from: range.from,
+        windows_s: [3600],
+      }),
+    );
     // The estimate's variance: each sampled root's w(w - 1), 2 × 4 × 3; the unsampled requests, two
     // of them in one workflow, are exact and add none.
     expect(rows.map((r) => [r.service, r.class, r.range_requests, r.range_variance])).toEqual([
@@ -110,7 +115,7 @@ describe('a workflow with more than one root request', () => {
 });
 
 describe('the minutes that hold sampled workflows (sampled_minutes, 535)', () => {
-  const summary = async () => (await named('dashboard/workflows_summary', range))[0];
+  const summary = async () => (await named('dashboard/workflows_summary', await weighted(range)))[0];
 
   it('are recorded as the workflows are stored, and only those', async () => {
     const rs = await store.client.query({
