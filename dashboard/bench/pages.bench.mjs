@@ -124,9 +124,9 @@ async function benchPanelsBeside(title, panels) {
     `\n${title}, ${PAIR_ROUNDS} rounds of ${RUNS} runs each turn about (ms)`.padEnd(53) +
       `  before ${BEFORE.slice(0, 7)} p50/p95    now p50/p95   now/before p50, p95 (median of the rounds' ratios)`,
   );
-  for (const [label, params] of panels) {
+  for (const [label, params, beforeName] of panels) {
     const name = label.split(' ')[0];
-    const before = queryBefore(name);
+    const before = queryBefore(beforeName ?? name);
     const now = () => store.runNamed(name, params);
     if (before === null) {
       const t = await timeIt(now);
@@ -220,7 +220,8 @@ try {
   const filters = { from, to, service: '', source: '' };
   const wf = { from, to, service: '' };
   // The queries that sum workflow weights take `sampled`, asked once per render as the pages ask
-  // it (workflows_sampled): the seed holds no sampled span, so it is false and they read no weight.
+  // it (workflows_sampled): the seed holds no sampled span, so it is false and they read no weight;
+  // the steps panel reads workflows_by_steps_stored then.
   const runDashboard = async (name, params) => (await store.runNamed(`dashboard/${name}`, params)).rows;
   const askSampled = (fromS) => readWorkflowsSampled(runDashboard, fromS);
   const wfWeighted = { ...wf, sampled: await askSampled(from) };
@@ -286,12 +287,21 @@ try {
   await benchPanels('workflows panel queries', [
     // Asked once per render of the Workflows page and the Overview, before the panels below.
     ['dashboard/workflows_sampled (once per render)', { from }],
-    ['dashboard/workflows_summary', wfWeighted],
-    ['dashboard/workflows_by_steps', wfWeighted],
+    // The steps panel where no workflow of the range was sampled (workflow-data.ts), beside
+    // workflows_by_steps as it was: the page reads the stored count then.
+    [
+      'dashboard/workflows_by_steps_stored (the steps panel, no sampled workflow)',
+      wf,
+      'dashboard/workflows_by_steps',
+    ],
+    // Every weight read: the console's, and the steps panel's where a workflow was sampled.
+    ['dashboard/workflows_by_steps', wf],
+    // The console's: the Workflows page derives its summary from the steps panel's rows.
+    ['dashboard/workflows_summary (console)', wf],
     ['dashboard/workflows_first_failure', wfWeighted],
     ['dashboard/workflows_recent', { ...wf, failed_only: false, limit: 50 }],
     ['dashboard/workflows_recent (failed only)', { ...wf, failed_only: true, limit: 50 }],
-    ['dashboard/workflows_summary (service filter)', { ...wfWeighted, service: 'payments' }],
+    ['dashboard/workflows_summary (console, service filter)', { ...wf, service: 'payments' }],
     [
       'dashboard/workflows_recent (service filter)',
       { ...wf, service: 'payments', failed_only: false, limit: 50 },
@@ -323,9 +333,9 @@ try {
     throw new Error('workflows_sampled missed the marked minute');
   await benchPanels('where the range holds sampled spans (weights read)', [
     ['dashboard/budget_requests (sampled range)', sampledBudget],
-    ['dashboard/workflows_summary (sampled range)', sampledWf],
-    ['dashboard/workflows_by_steps (sampled range)', sampledWf],
-    ['dashboard/workflows_summary (sampled range, service filter)', { ...sampledWf, service: 'payments' }],
+    ['dashboard/workflows_by_steps (sampled range)', wf],
+    ['dashboard/workflows_first_failure (sampled range)', sampledWf],
+    ['dashboard/workflows_summary (console, sampled range, service filter)', { ...wf, service: 'payments' }],
   ]);
   await store.client.command({ query: 'TRUNCATE TABLE sampled_minutes' });
   await benchPages([

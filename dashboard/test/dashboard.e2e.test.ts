@@ -230,16 +230,9 @@ describe('request view', () => {
 describe('workflows and retries', () => {
   it('shows workflows with measured step reliability and the misrouted retry', async () => {
     await page.goto(`${app.dashboardUrl}/workflows?from=${fromS}&to=${toS}`);
-    const summary =
-      // sampled = true reads every weight: right whatever the range holds (workflows_sampled).
-      (
-        await namedQuery(app.dashboardUrl, 'dashboard/workflows_summary', {
-          from: fromS,
-          to: toS,
-          service: '',
-          sampled: true,
-        })
-      )[0]!;
+    const summary = (
+      await namedQuery(app.dashboardUrl, 'dashboard/workflows_summary', { from: fromS, to: toS, service: '' })
+    )[0]!;
     expect(parseCount(await page.getByTestId('wf-count').textContent())).toBe(Number(summary.workflows));
     expect(parseCount(await page.getByTestId('wf-failed').textContent())).toBe(
       Number(summary.failed_workflows),

@@ -239,7 +239,7 @@ type Row = Record<string, unknown>;
 const run = async (name: string, params: Row) =>
   (await store.runNamed<Row>(`dashboard/${name}`, params)).rows;
 /** The queries that sum workflow weights take `sampled`, asked as the pages ask it. */
-const WEIGHTED = new Set(['workflows_summary', 'workflows_first_failure', 'budget_requests']);
+const WEIGHTED = new Set(['workflows_first_failure', 'budget_requests']);
 const named = async (name: string, params: Row) => {
   if (!WEIGHTED.has(name)) return run(name, params);
   const start = Math.min(Number(params.from), Number(params.period_from ?? params.from));

@@ -70,8 +70,7 @@ export async function DBWorkflowReliability({ params }: { params: DashboardParam
         <details>
           <summary>Rows behind this chart</summary>
           <p>
-            {/* sampled = true reads the weights: always right at the console (workflows_sampled). */}
-            <Link href={sqlConsoleHref('dashboard/workflows_by_steps', params, { sampled: 'true' })}>
+            <Link href={sqlConsoleHref('dashboard/workflows_by_steps', params, {})}>
               Open as a query in the SQL console
             </Link>
           </p>

@@ -65,7 +65,10 @@ export interface StepsBucket {
 }
 
 export async function loadWorkflowsBySteps(p: DashboardParams): Promise<StepsBucket[]> {
-  const rows = await panelQuery('workflows_by_steps', await weightedParams(p));
+  // Where no workflow of the range was sampled every weight is 1: the stored workflows' count is
+  // the figure, without the weights' sums (workflows_by_steps_stored).
+  const { sampled, ...params } = await weightedParams(p);
+  const rows = await panelQuery(sampled ? 'workflows_by_steps' : 'workflows_by_steps_stored', params);
   return rows.map((r) => ({
     steps: num(r.steps),
     workflows: num(r.workflows),

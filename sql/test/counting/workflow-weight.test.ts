@@ -89,9 +89,9 @@ afterAll(async () => {
 
 describe('a workflow with more than one root request', () => {
   it('counts once in the workflow panels, for what its roots stand for', async () => {
-    const [summary] = await named('dashboard/workflows_summary', await weighted(range));
+    const [summary] = await named('dashboard/workflows_summary', range);
     expect(summary).toMatchObject({ workflows: 8, failed_workflows: 0, total_steps: 13 });
-    expect(await named('dashboard/workflows_by_steps', await weighted(range))).toEqual([
+    expect(await named('dashboard/workflows_by_steps', range)).toEqual([
       expect.objectContaining({ steps: 1, workflows: 3 }),
       expect.objectContaining({ steps: 2, workflows: 5 }),
     ]);
@@ -115,7 +115,34 @@ describe('a workflow with more than one root request', () => {
 });
 
 describe('the minutes that hold sampled workflows (sampled_minutes, 535)', () => {
-  const summary = async () => (await named('dashboard/workflows_summary', await weighted(range)))[0];
+  /** The Workflows page's steps panel, read as workflow-data.ts reads it: stored counts where unsampled. */
+  const pageWorkflows = async (params: typeof range) => {
+    const { sampled } = await weighted(params);
+    const rows = await named(
+      sampled ? 'dashboard/workflows_by_steps' : 'dashboard/workflows_by_steps_stored',
+      params,
+    );
+    return rows.reduce((n, r) => n + Number(r.workflows), 0);
+  };
+
+  it('the stored count equals the weighted one where no workflow was sampled, and only there', async () => {
+    // once-0 … once-2 and twice, all unsampled: 12:00:00 to 12:00:25.
+    const unsampled = { ...range, to: '2026-11-29 12:00:25' };
+    const expected = [
+      expect.objectContaining({ steps: 1, workflows: 3, succeeded: 3 }),
+      expect.objectContaining({ steps: 2, workflows: 1, succeeded: 1 }),
+    ];
+    expect(await named('dashboard/workflows_by_steps_stored', unsampled)).toEqual(expected);
+    expect(await named('dashboard/workflows_by_steps', unsampled)).toEqual(expected);
+    // With sampled-twice in the range the stored count is 5, not the 8 workflows served: the
+    // minute is marked, so the page reads the weights.
+    const stored = await named('dashboard/workflows_by_steps_stored', range);
+    expect(stored.reduce((n, r) => n + Number(r.workflows), 0)).toBe(5);
+    expect((await weighted(range)).sampled).toBe(true);
+    expect(await pageWorkflows(range)).toBe(8);
+    // A range that starts after the marked minute holds no sampled workflow.
+    expect((await weighted({ ...range, from: '2026-11-29 12:01:00' })).sampled).toBe(false);
+  });
 
   it('are recorded as the workflows are stored, and only those', async () => {
     const rs = await store.client.query({
@@ -128,8 +155,8 @@ describe('the minutes that hold sampled workflows (sampled_minutes, 535)', () =>
 
   it('are filled on upgrade from the workflows stored before the table existed', async () => {
     await store.client.command({ query: 'TRUNCATE TABLE sampled_minutes' });
-    // Without the minute, the panels read every weight as 1: the sampled workflow counts once.
-    expect(await summary()).toMatchObject({ workflows: 5 });
+    // Without the minute, the page reads the stored count: the sampled workflow counts once.
+    expect(await pageWorkflows(range)).toBe(5);
     await store.client.command({
       query: "ALTER TABLE schema_migrations DELETE WHERE kind = 'backfill' AND name = 'sampled_minutes'",
       clickhouse_settings: { mutations_sync: '2' },
@@ -137,6 +164,6 @@ describe('the minutes that hold sampled workflows (sampled_minutes, 535)', () =>
     const plan = await planMigration(store.client, resolveSqlDir());
     expect(plan.backfills.map((b) => b.name)).toEqual(['sampled_minutes']);
     await applyMigration(store.client, plan, { ttlDays: 0, backfill: true });
-    expect(await summary()).toMatchObject({ workflows: 8, total_steps: 13 });
+    expect(await pageWorkflows(range)).toBe(8);
   });
 });
