@@ -108,11 +108,15 @@ CREATE OR REPLACE FUNCTION faultline_sample_mark AS (trace_state) -> multiIf(
     'invalid');
 
 -- One extract, no match of its own: every stored span is weighed on insert, and a th that is not
--- 1-14 hex digits (none extracts as '') is weight 1 either way.
+-- 1-14 hex digits (none extracts as '') is weight 1 either way. A tracestate without 'th:' (most
+-- spans: no tracestate at all) is weight 1 before any regular expression runs: `if` evaluates the
+-- extract only for the rows that reach it (short-circuit evaluation), and every view weighs each
+-- span of an insert.
 CREATE OR REPLACE FUNCTION faultline_sample_weight AS (trace_state) ->
-    if(match(faultline_sample_th(trace_state), '^[0-9a-f]{1,14}$'),
-       exp2(56) / (exp2(56) - toFloat64(reinterpretAsUInt64(reverse(unhex(rightPad(faultline_sample_th(trace_state), 14, '0')))))),
-       1.0);
+    if(position(trace_state, 'th:') = 0, 1.0,
+       if(match(faultline_sample_th(trace_state), '^[0-9a-f]{1,14}$'),
+          exp2(56) / (exp2(56) - toFloat64(reinterpretAsUInt64(reverse(unhex(rightPad(faultline_sample_th(trace_state), 14, '0')))))),
+          1.0));
 
 -- The weight every count sums (failures.weight, the minute rollups, the workflows' requests): the
 -- span's sampling weight, except a span the preload exported only to explain a kept failure of an
