@@ -24,17 +24,43 @@ import { sendAgentScenario } from '../../collector/test/agents/send-agent-scenar
 const ROOT = resolve(import.meta.dirname, '../..');
 const README_WIDTH = 1440;
 
-const { values } = parseArgs({
-  options: {
-    widths: { type: 'string', default: String(README_WIDTH) },
-    out: { type: 'string', default: resolve(import.meta.dirname, '../docs/screenshots') },
-    duration: { type: 'string', default: '60' },
-    rate: { type: 'string', default: '6' },
-  },
-});
+const USAGE = `usage: node dashboard/scripts/screenshots.mjs [--widths 1280,1440,1920] [--out DIR] [--duration S] [--rate N]
+  --widths    page widths in px, comma-separated, each 320 to 3840 (default ${README_WIDTH})
+  --out       where the PNGs go (default dashboard/docs/screenshots)
+  --duration  seconds of demo traffic before the shots (default 60)
+  --rate      demo requests per second (default 6)`;
+
+/** A bad flag is said in one line with the usage, never as a stack trace. */
+function usageError(message) {
+  console.error(`screenshots: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      widths: { type: 'string', default: String(README_WIDTH) },
+      out: { type: 'string', default: resolve(import.meta.dirname, '../docs/screenshots') },
+      duration: { type: 'string', default: '60' },
+      rate: { type: 'string', default: '6' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (err) {
+  usageError(err.message);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const widths = values.widths.split(',').map(Number);
 if (widths.some((w) => !Number.isInteger(w) || w < 320 || w > 3840)) {
-  throw new Error(`--widths takes widths in px between 320 and 3840, got ${values.widths}`);
+  usageError(`--widths takes widths in px between 320 and 3840, got ${values.widths}`);
+}
+for (const flag of ['duration', 'rate']) {
+  const n = Number(values[flag]);
+  if (!Number.isFinite(n) || n <= 0) usageError(`--${flag} takes a positive number, got ${values[flag]}`);
 }
 
 /** `npm start` in a child on free ports and a temp data directory; resolves with its URLs. */

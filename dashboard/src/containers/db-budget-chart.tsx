@@ -145,12 +145,12 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
             <th className="num">range used</th>
             <th className="num">period used</th>
             <th className="num">exhausted in</th>
-            <th className="num">burn (range)</th>
-            {BURN_WINDOWS.map((w) => (
-              <th key={w.key} className="num">
-                burn {w.key}
-              </th>
-            ))}
+            <th
+              className="num"
+              title="the failure rate over the rate the SLO allows, over the range and each alert window ending now; above 1× the budget runs out before the period ends"
+            >
+              burn rate
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -238,18 +238,21 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
                     ? 'exhausted'
                     : formatSeconds(b.exhaustionS)}
               </td>
-              <td data-testid="budget-burn" className={(b.burnRange ?? 0) > 1 ? 'bad num' : 'num'}>
-                {formatBurn(b.burnRange)}
+              {/* Every window in one cell, two columns of label and rate: six columns of their own
+                  pushed the longest windows out of a 1280 px window. */}
+              <td className="num">
+                <span className="burn-grid">
+                  <BurnRate label="range" testId="budget-burn" value={b.burnRange} />
+                  {BURN_WINDOWS.map((w) => (
+                    <BurnRate
+                      key={w.key}
+                      label={w.key}
+                      testId={`budget-burn-${w.key}`}
+                      value={b.burn[w.key]}
+                    />
+                  ))}
+                </span>
               </td>
-              {BURN_WINDOWS.map((w) => (
-                <td
-                  key={w.key}
-                  data-testid={`budget-burn-${w.key}`}
-                  className={(b.burn[w.key] ?? 0) > 1 ? 'bad num' : 'num'}
-                >
-                  {formatBurn(b.burn[w.key])}
-                </td>
-              ))}
             </tr>
           ))}
         </tbody>
@@ -270,5 +273,17 @@ export async function DBBudgetChart({ params: pageParams }: { params: DashboardP
         the period.
       </p>
     </section>
+  );
+}
+
+/** One window's burn rate in the budget table's burn cell: its label, then the rate, red above 1×. */
+function BurnRate({ label, testId, value }: { label: string; testId: string; value: number | null }) {
+  return (
+    <>
+      <span className="muted burn-label">{label}</span>
+      <span data-testid={testId} className={(value ?? 0) > 1 ? 'bad' : undefined}>
+        {formatBurn(value)}
+      </span>
+    </>
   );
 }
