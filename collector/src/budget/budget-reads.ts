@@ -1,12 +1,7 @@
+import type { RunBudgetQuery } from './run-budget-query.js';
 import { readWorkflowsSampled } from './workflows-sampled.js';
 
 type Row = Record<string, unknown>;
-
-/**
- * Runs one of the dashboard's named budget queries (its name without the `dashboard/` folder) and
- * gives its rows: the collector's store.runNamed, or the dashboard's cached panelQuery.
- */
-export type RunBudgetQuery = (name: string, params: Record<string, unknown>) => Promise<Row[]>;
 
 /** The span-side rows beside the preload's exact count of the same budget. */
 export interface BudgetRows {

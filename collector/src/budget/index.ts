@@ -1,12 +1,7 @@
 // The pure budget rules, importable without the store (no chDB, no ClickHouse client): the
 // dashboard's client-side code and the collector's alert evaluator share this one home.
 
-export {
-  type BudgetRows,
-  type RunBudgetQuery,
-  readCallBudgetRows,
-  readRequestBudgetRows,
-} from './budget-reads.js';
+export { type BudgetRows, readCallBudgetRows, readRequestBudgetRows } from './budget-reads.js';
 export { budgetCounts, callBudgetInputs, requestBudgetInputs } from './budget-rows.js';
 export {
   BURN_WINDOWS,
@@ -42,4 +37,5 @@ export {
   type ServiceBudget,
   UNCLASSIFIED,
 } from './error-budget.js';
+export type { RunBudgetQuery } from './run-budget-query.js';
 export { readWorkflowsSampled } from './workflows-sampled.js';

@@ -1,4 +1,4 @@
-import type { RunBudgetQuery } from './budget-reads.js';
+import type { RunBudgetQuery } from './run-budget-query.js';
 
 /**
  * Whether any workflow that started at or after fromS may stand for other than itself under trace
