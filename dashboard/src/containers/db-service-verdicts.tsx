@@ -67,12 +67,15 @@ export async function DBServiceVerdicts() {
                     {visibleText(s.service)}
                   </Link>
                 </td>
-                <td className={s.stale ? 'bad last-data' : 'nowrap'} data-testid="last-data">
-                  {s.lastSeenS === null
-                    ? '—'
-                    : s.stale
-                      ? `no data since ${formatTime(s.lastSeenS, zone)}`
-                      : formatTime(s.lastSeenS, zone)}
+                <td className={s.stale ? 'bad last-data' : undefined} data-testid="last-data">
+                  {s.lastSeenS === null ? (
+                    '—'
+                  ) : (
+                    <>
+                      {s.stale ? 'no data since ' : null}
+                      <DateThenTime text={formatTime(s.lastSeenS, zone)} />
+                    </>
+                  )}
                 </td>
                 {windows.map((key) => {
                   const w = s.windows.find((x) => x.window === key);
@@ -129,5 +132,20 @@ export async function DBServiceVerdicts() {
         </table>
       )}
     </section>
+  );
+}
+
+/**
+ * A time as the date, then the time of day: each unbroken, the line free to break between them, so
+ * the table's six windows and its rules fit a 1280 px window.
+ */
+function DateThenTime({ text }: { text: string }) {
+  const cut = text.indexOf(' ');
+  if (cut < 0) return <span className="nowrap">{text}</span>;
+  return (
+    <>
+      <span className="nowrap">{text.slice(0, cut)}</span>{' '}
+      <span className="nowrap">{text.slice(cut + 1)}</span>
+    </>
   );
 }
