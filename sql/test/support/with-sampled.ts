@@ -11,9 +11,14 @@ export async function withSampled<P extends { from: unknown; period_from?: unkno
   params: P,
 ): Promise<P & { sampled: boolean }> {
   const from =
-    params.period_from !== undefined && String(params.period_from) < String(params.from)
+    params.period_from !== undefined && seconds(params.period_from) < seconds(params.from)
       ? params.period_from
       : params.from;
   const { rows } = await store.runNamed<{ sampled: unknown }>('dashboard/workflows_sampled', { from });
   return { ...params, sampled: rows[0]?.sampled === true || Number(rows[0]?.sampled) === 1 };
+}
+
+/** A DateTime parameter as Unix seconds: a number as it is, 'YYYY-MM-DD HH:MM:SS' read as UTC. */
+function seconds(value: unknown): number {
+  return typeof value === 'number' ? value : Date.parse(`${String(value).replace(' ', 'T')}Z`) / 1000;
 }
