@@ -14,6 +14,12 @@ CREATE OR REPLACE FUNCTION faultline_retry_after_class AS (previous_class, prev_
     multiIf(previous_class != '', previous_class, prev_class = '', 'after success', prev_class);
 CREATE OR REPLACE FUNCTION faultline_retry_waited_ns AS (start_ns, prev_end_ns) ->
     if(prev_end_ns > 0, greatest(toInt64(start_ns) - prev_end_ns, 0), 0);
+-- How far before a range its first retries' previous attempts are looked up, in seconds: a retry
+-- early in the range follows an attempt made before it, whose class and end the retry's row needs
+-- (without it a retry at 09:00:00.4 after a failure at 08:59:59.9 read 'after success', waited 0).
+-- An hour covers every backoff and Retry-After the preload honours; a retry that waited longer
+-- reads as its stored predecessor alone says.
+CREATE OR REPLACE FUNCTION faultline_retry_lookback_s AS () -> 3600;
 
 CREATE OR REPLACE VIEW retry_rows AS
 SELECT
@@ -47,16 +53,23 @@ FROM (
     lagInFrame(class) OVER w AS prev_class,
     toUnixTimestamp64Nano(Timestamp) AS start_ns,
     lagInFrame(toInt64(toUnixTimestamp64Nano(Timestamp)) + toInt64(Duration)) OVER w AS prev_end_ns
+  -- From the lookback before the range, so a retry early in it finds its previous attempt. The
+  -- service is part of attempt_key, so filtering by it keeps every group whole; the source is not
+  -- (an attempt may fail in one source and be retried through another), so it filters the retries
+  -- after the lookup, not the rows the lookup reads.
   FROM retry_attempts
-  WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+  WHERE Timestamp >= {from:DateTime} - toIntervalSecond(faultline_retry_lookback_s())
+    AND Timestamp < {to:DateTime}
     AND SpanKind != 'Server'
     AND ({service:String} = '' OR ServiceName = {service:String})
-    AND ({source:String} = '' OR source = {source:String})
-    -- Only groups with a retry in range can yield a row: drop the rest before sorting.
+    -- Only groups with a retry in range (of the source asked for) can yield a row: drop the rest
+    -- before sorting.
     AND attempt_key IN (
       SELECT attempt_key FROM retry_attempts
       WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime} AND attempt > 1
+        AND ({source:String} = '' OR source = {source:String})
     )
   WINDOW w AS (PARTITION BY attempt_key ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 )
-WHERE attempt > 1;
+WHERE attempt > 1 AND Timestamp >= {from:DateTime}
+  AND ({source:String} = '' OR source = {source:String});

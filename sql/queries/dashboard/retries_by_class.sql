@@ -18,6 +18,8 @@ FROM (
   FROM (
     -- retry_rows' window and filters (525), over the columns this panel sums.
     SELECT
+      Timestamp,
+      source,
       class,
       previous_class,
       attempt,
@@ -27,17 +29,19 @@ FROM (
       toUnixTimestamp64Nano(Timestamp) AS start_ns,
       lagInFrame(toInt64(toUnixTimestamp64Nano(Timestamp)) + toInt64(Duration)) OVER w AS prev_end_ns
     FROM retry_attempts
-    WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime}
+    WHERE Timestamp >= {from:DateTime} - toIntervalSecond(faultline_retry_lookback_s())
+      AND Timestamp < {to:DateTime}
       AND SpanKind != 'Server'
       AND ({service:String} = '' OR ServiceName = {service:String})
-      AND ({source:String} = '' OR source = {source:String})
       AND attempt_key IN (
         SELECT attempt_key FROM retry_attempts
         WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime} AND attempt > 1
+          AND ({source:String} = '' OR source = {source:String})
       )
     WINDOW w AS (PARTITION BY attempt_key ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
   )
-  WHERE attempt > 1
+  WHERE attempt > 1 AND Timestamp >= {from:DateTime}
+    AND ({source:String} = '' OR source = {source:String})
 )
 GROUP BY after_class
 ORDER BY retries DESC, after_class

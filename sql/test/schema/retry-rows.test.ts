@@ -27,6 +27,10 @@ import { dateTime64, hexId, makeRow } from '../support/trace-row-fixture.js';
  *   failed nor a retry); attempt 2 (no previous_class) at 5100 for 10 ms and attempt 3 at 5400 for
  *   10 ms succeed: two retries 'after success', waited 0 (no stored predecessor) and 290 ms.
  * - E (shop, 'GET /pay'), two hours earlier: a transient failure and its retry, out of range.
+ * - F (shop, 'POST /charge'), four hours earlier: attempt 1 fails rate_limit at -4 h for 100 ms,
+ *   filed under source 'stripe' (its envelope's); the retry (faultline.attempt 2, no
+ *   previous_class) 600 ms later for 30 ms succeeds under source 'http': a retry after rate_limit,
+ *   waited 500 ms, counted under 'http' whatever source its previous attempt had.
  */
 const T0 = Date.UTC(2026, 10, 29, 12, 0, 0);
 const MS = 1_000_000;
@@ -107,6 +111,11 @@ const E = attempts('shop', 'GET /pay', http, [
   },
 ]);
 
+const F = attempts('shop', 'POST /charge', http, [
+  { at: -4 * 3_600_000, dur: 100, failed: ['rate_limit', '429'], attrs: { 'faultline.source': 'stripe' } },
+  { at: -4 * 3_600_000 + 600, dur: 30, attrs: { 'faultline.attempt': '2' } },
+]);
+
 interface ByClass {
   after_class: string;
   retries: number;
@@ -174,7 +183,7 @@ const overView = async (params: Record<string, unknown>): Promise<Row[]> =>
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'fl-retry-rows-'));
   store = await openStore({ dataDir: join(dir, 'data') });
-  await insertBatch(store.client, serializeRows([A, B, C, D, E].flatMap((t) => t.rows)));
+  await insertBatch(store.client, serializeRows([A, B, C, D, E, F].flatMap((t) => t.rows)));
 }, 60_000);
 
 afterAll(async () => {
@@ -242,6 +251,40 @@ describe('retry_rows and retries_by_class: the same retries, the same figures', 
     const panel = await named('dashboard/retries_by_class', params);
     expect(panel).toEqual(await overView(params));
     expect(panel).toEqual([row('transient', 1, 1, 2, 200, 50)]);
+  });
+
+  it('a retry early in the range finds its previous attempt before it (B’s third, after 12:00:03)', async () => {
+    // From 12:00:03: B's attempt 2 (rate_limit, ended at 2550 ms) lies before the range, its retry
+    // (attempt 3 at 3550 ms) in it; C and D as in the whole hour. Read from the range alone, the
+    // retry had no predecessor: 'after success', waited 0.
+    const params = { from: '2026-11-29 12:00:03', to: range.to, service: '', source: '' };
+    const panel = await named('dashboard/retries_by_class', params);
+    expect(panel).toEqual(await overView(params));
+    expect(panel).toEqual([
+      row('transient', 4, 4, 2, 4 * 250, 4 * 60),
+      row('after success', 2, 2, 3, 0 + 290, 10 + 10),
+      row('rate_limit', 1, 1, 3, 1000, 40),
+    ]);
+    const listed = await named('dashboard/retries_listed', {
+      ...params,
+      after_class: 'rate_limit',
+      succeeded: 0,
+    });
+    expect(listed.map((r) => [r.TraceId, r.attempt, r.total])).toEqual([[B.traceId, 3, 1]]);
+  });
+
+  it('the source filter keeps retries of the source, each after its own previous attempt (F)', async () => {
+    const hours = { from: '2026-11-29 07:00:00', to: '2026-11-29 09:00:00', service: '' };
+    for (const [source, expected] of [
+      ['http', [row('rate_limit', 1, 1, 2, 500, 30)]],
+      ['stripe', []],
+      ['', [row('rate_limit', 1, 1, 2, 500, 30)]],
+    ] as const) {
+      const params = { ...hours, source };
+      const panel = await named('dashboard/retries_by_class', params);
+      expect(panel).toEqual(await overView(params));
+      expect(panel).toEqual(expected);
+    }
   });
 
   it('retries_listed lists exactly the retries a figure counts', async () => {
