@@ -62,12 +62,10 @@ FROM (
     AND Timestamp < {to:DateTime}
     AND SpanKind != 'Server'
     AND ({service:String} = '' OR ServiceName = {service:String})
-    -- Only groups with a retry in range (of the source asked for) can yield a row: drop the rest
-    -- before sorting.
+    -- Only groups with a retry in range can yield a row: drop the rest before sorting.
     AND attempt_key IN (
       SELECT attempt_key FROM retry_attempts
       WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime} AND attempt > 1
-        AND ({source:String} = '' OR source = {source:String})
     )
   WINDOW w AS (PARTITION BY attempt_key ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 )

@@ -14,20 +14,20 @@ export interface BudgetRows {
  * then the stored spans' count, leaving out the minutes counted exactly only where there are any
  * (budget_<sli>_beside_exact, else budget_<sli>). That lookup is a subquery, which a period the
  * preload never counted (a fleet without it, any OpenTelemetry SDK) should not pay: the choice is
- * made here, once, for the page and the alerts.
+ * made here, once, for the page and the alerts. `more`: parameters of the rows' query that need
+ * a lookup of their own, asked beside the exact count.
  */
 async function readBudgetRows(
   sli: 'calls' | 'requests',
   run: RunBudgetQuery,
   params: Record<string, unknown>,
+  more: Promise<Record<string, unknown>> = Promise.resolve({}),
 ): Promise<BudgetRows> {
-  const [exact, sampled] = await Promise.all([
-    run(`budget_exact_${sli}`, params),
-    // The requests are workflows' roots: their weights are read only where one may be sampled.
-    sli === 'requests' ? readWorkflowsSampled(run, periodStart(params)) : Promise.resolve(false),
-  ]);
-  const withSampled = sli === 'requests' ? { ...params, sampled } : params;
-  const rows = await run(exact.length > 0 ? `budget_${sli}_beside_exact` : `budget_${sli}`, withSampled);
+  const [exact, extra] = await Promise.all([run(`budget_exact_${sli}`, params), more]);
+  const rows = await run(exact.length > 0 ? `budget_${sli}_beside_exact` : `budget_${sli}`, {
+    ...params,
+    ...extra,
+  });
   return { rows, exact };
 }
 
@@ -40,6 +40,14 @@ function periodStart(params: Record<string, unknown>): number {
 export const readCallBudgetRows = (run: RunBudgetQuery, params: Record<string, unknown>) =>
   readBudgetRows('calls', run, params);
 
-/** The requests budget's rows (readBudgetRows). */
+/**
+ * The requests budget's rows (readBudgetRows). The requests are workflows' roots, whose weights
+ * are read only where one may be sampled: `sampled` is asked beside the exact count.
+ */
 export const readRequestBudgetRows = (run: RunBudgetQuery, params: Record<string, unknown>) =>
-  readBudgetRows('requests', run, params);
+  readBudgetRows(
+    'requests',
+    run,
+    params,
+    readWorkflowsSampled(run, periodStart(params)).then((sampled) => ({ sampled })),
+  );

@@ -18,7 +18,6 @@ FROM (
   FROM (
     -- retry_rows' window and filters (525), over the columns this panel sums.
     SELECT
-      Timestamp,
       source,
       class,
       previous_class,
@@ -36,11 +35,11 @@ FROM (
       AND attempt_key IN (
         SELECT attempt_key FROM retry_attempts
         WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime} AND attempt > 1
-          AND ({source:String} = '' OR source = {source:String})
       )
     WINDOW w AS (PARTITION BY attempt_key ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
   )
-  WHERE attempt > 1 AND Timestamp >= {from:DateTime}
+  -- The retries of the range (start_ns: Timestamp, not carried through the window again).
+  WHERE attempt > 1 AND start_ns >= toUInt64(toUnixTimestamp({from:DateTime})) * 1000000000
     AND ({source:String} = '' OR source = {source:String})
 )
 GROUP BY after_class
