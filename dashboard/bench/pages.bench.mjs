@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { burnWindowParams, readWorkflowsSampled } from '@faultline/collector/budget';
-import { fmt, PAIR_ROUNDS, RUNS, report, timeIt, timePair } from './lib/timing.mjs';
+import { fmt, MAX_PAIR_ROUNDS, PAIR_ROUNDS, RUNS, report, timeIt, timePair } from './lib/timing.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const SPANS = Number(process.env.FAULTLINE_BENCH_SPANS ?? 10_000_000);
@@ -121,7 +121,9 @@ function queryBefore(name) {
  */
 async function benchPanelsBeside(title, panels) {
   console.log(
-    `\n${title}, ${PAIR_ROUNDS} rounds of ${RUNS} runs each turn about (ms)`.padEnd(53) +
+    `\n${title}, ${PAIR_ROUNDS} to ${MAX_PAIR_ROUNDS} rounds (more for a short panel) of ${RUNS} runs each turn about (ms)`.padEnd(
+      53,
+    ) +
       `  before ${BEFORE.slice(0, 7)} p50/p95    now p50/p95   now/before p50, p95 (median of the rounds' ratios)`,
   );
   for (const [label, params, beforeName] of panels) {
@@ -145,12 +147,12 @@ async function benchPanelsBeside(title, panels) {
       );
       continue;
     }
-    const { a: b, b: a, ratio } = await timePair(runBefore, now);
+    const { a: b, b: a, ratio, rounds } = await timePair(runBefore, now);
     const ratio50 = ratio.p50;
     const ratio95 = ratio.p95;
     const mark = ratio95 > 1.1 ? '  p95 NOT within 10%' : '';
     console.log(
-      `${label.padEnd(52)}${fmt(b.p50)} ${fmt(b.p95)}   ${fmt(a.p50)} ${fmt(a.p95)}   ${ratio50.toFixed(2)}x ${ratio95.toFixed(2)}x${mark}`,
+      `${label.padEnd(52)}${fmt(b.p50)} ${fmt(b.p95)}   ${fmt(a.p50)} ${fmt(a.p95)}   ${ratio50.toFixed(2)}x ${ratio95.toFixed(2)}x  (${rounds} rounds)${mark}`,
     );
   }
 }
@@ -161,10 +163,10 @@ async function benchPanelsBeside(title, panels) {
  */
 async function noiseFloor(name, params) {
   const run = () => store.runNamed(name, params);
-  const { a, b, ratio } = await timePair(run, run);
+  const { a, b, ratio, rounds } = await timePair(run, run);
   console.log(
     `\nnoise floor: ${name} against itself`.padEnd(53) +
-      `${fmt(a.p50)} ${fmt(a.p95)}   ${fmt(b.p50)} ${fmt(b.p95)}   ${ratio.p50.toFixed(2)}x ${ratio.p95.toFixed(2)}x`,
+      `${fmt(a.p50)} ${fmt(a.p95)}   ${fmt(b.p50)} ${fmt(b.p95)}   ${ratio.p50.toFixed(2)}x ${ratio.p95.toFixed(2)}x  (${rounds} rounds)`,
   );
 }
 
