@@ -2,7 +2,7 @@
 // every span inserted into otel_traces fills failures, calls_1m, dependency_calls_1m, the workflow
 // rollup and the rest through their views, so a change to a counting rule (the sampling weights,
 // a new rollup) shows here as rows per second. Each round forks two children, one per schema, in
-// turn (before, now, before, now …), each opening a fresh embedded store with its schema and
+// turn (before then now, now then before, …), each opening a fresh embedded store with its schema and
 // inserting the same synthetic spans (sql/bench/seed.sql, INSERT … SELECT FROM numbers(), so every
 // view fills as in production) after a warm-up insert; medians over the rounds, side by side.
 //   FAULTLINE_BENCH_BEFORE=<commit> node collector/bench/ingest-views.bench.mjs [--rounds 5] [--spans 400000]
@@ -43,8 +43,12 @@ async function main() {
       `ingest through the schema's views: ${spans.toLocaleString('en-US')} spans per insert, ${rounds} rounds, arms in turn`,
     );
     const rates = arms.map(() => []);
+    // The order alternates (before, now, then now, before): the arm that runs second inherits what
+    // the first left behind (its data files still being written back, a warmer page cache), and a
+    // fixed order put that on the same arm every round.
     for (let r = 0; r < rounds; r++)
-      for (const [i, arm] of arms.entries()) {
+      for (const i of r % 2 === 0 ? arms.keys() : [...arms.keys()].reverse()) {
+        const arm = arms[i];
         const rate = await runChild(arm.sqlDir, spans, join(work, `data-${r}-${i}`));
         rates[i].push(rate);
         console.log(
