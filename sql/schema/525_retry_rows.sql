@@ -17,8 +17,10 @@ CREATE OR REPLACE FUNCTION faultline_retry_waited_ns AS (start_ns, prev_end_ns) 
 -- How far before a range its first retries' previous attempts are looked up, in seconds: a retry
 -- early in the range follows an attempt made before it, whose class and end the retry's row needs
 -- (without it a retry at 09:00:00.4 after a failure at 08:59:59.9 read 'after success', waited 0).
--- An hour covers every backoff and Retry-After the preload honours; a retry that waited longer
--- reads as its stored predecessor alone says.
+-- An hour is far beyond the preload's longest wait (maxDelayMs, 20 s by default: a longer
+-- Retry-After gives up, instrumentation/src/policy/retry-decision.ts) and SDKs' backoffs; a retry
+-- more than an hour after its previous attempt reads as one without a stored predecessor ('after
+-- success', waited 0).
 CREATE OR REPLACE FUNCTION faultline_retry_lookback_s AS () -> 3600;
 
 CREATE OR REPLACE VIEW retry_rows AS
