@@ -71,5 +71,5 @@ FROM (
     )
   WINDOW w AS (PARTITION BY attempt_key ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 )
-WHERE attempt > 1 AND Timestamp >= {from:DateTime}
+WHERE attempt > 1 AND start_ns >= toUInt64(toUnixTimestamp({from:DateTime})) * 1000000000
   AND ({source:String} = '' OR source = {source:String});

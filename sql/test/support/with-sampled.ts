@@ -1,3 +1,4 @@
+import { checkParam } from '../../src/store/check-param.js';
 import type { Store } from '../../src/types.js';
 
 /**
@@ -18,7 +19,7 @@ export async function withSampled<P extends { from: unknown; period_from?: unkno
   return { ...params, sampled: rows[0]?.sampled === true || Number(rows[0]?.sampled) === 1 };
 }
 
-/** A DateTime parameter as Unix seconds: a number as it is, 'YYYY-MM-DD HH:MM:SS' read as UTC. */
+/** A DateTime parameter as Unix seconds, read as runNamed binds it (checkParam). */
 function seconds(value: unknown): number {
-  return typeof value === 'number' ? value : Date.parse(`${String(value).replace(' ', 'T')}Z`) / 1000;
+  return Number(checkParam('from', 'DateTime', value));
 }
