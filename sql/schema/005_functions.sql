@@ -130,3 +130,8 @@ CREATE OR REPLACE FUNCTION faultline_span_weight AS (trace_state, attrs) ->
 -- with probability 1/w): w(w - 1); 0 for a span counted exactly. Summed beside the counts, it gives
 -- the panels' "±x% at 95%" (1.96 × sqrt(variance) / count).
 CREATE OR REPLACE FUNCTION faultline_weight_variance AS (weight) -> weight * (weight - 1.0);
+
+-- The variance of `roots` requests weighing `weight` together (a workflow's root requests, or one
+-- rollup row's): each root taken at their mean weight. 0 for no root.
+CREATE OR REPLACE FUNCTION faultline_roots_variance AS (roots, weight) ->
+    if(roots > 0, roots * faultline_weight_variance(weight / roots), 0.0);

@@ -26,6 +26,10 @@ ALTER TABLE workflows_rollup
                         bitShiftLeft(toUInt128(toUInt64OrZero(substring(entry, 2, 19))), 64)),
                   toUInt128(cityHash64(substring(entry, 22)))));
 
+-- cityHash64 of the entry service, entry_key's low 64 bits: what service_names names.
+CREATE OR REPLACE FUNCTION faultline_entry_service_key AS (entry_key) ->
+    toUInt64(bitAnd(entry_key, toUInt128('18446744073709551615')));
+
 -- Every service a workflow was recorded in, by its 64-bit hash: the names behind entry_key and
 -- the other services that could share a service bit. One row per service and insert block, fed
 -- from the rows written to workflows_rollup (so from the spans its view takes); never expires
@@ -80,8 +84,7 @@ SELECT
     arraySort(arrayDistinct(service_set)) AS services,
     splitByChar('\t', entry) AS entry_parts,
     if(length(entry_parts) = 2, entry_parts[2], '') AS entry_service,
-    -- cityHash64 of the entry service (entry_key's low 64 bits): what service_names names.
-    toUInt64(bitAnd(entry_key, toUInt128('18446744073709551615'))) AS entry_service_key,
+    faultline_entry_service_key(entry_key) AS entry_service_key,
     -- Without entry marks every call counts; rows of the first release keep their own failed steps.
     toUInt64(if(entry_marked_merged > 0, entry_step_count_merged, step_count_merged)) AS steps,
     toUInt64(multiIf(
@@ -111,8 +114,7 @@ SELECT
     if(root_count_merged > 0, root_weight / root_count_merged, 1.0) AS workflow_weight,
     -- request_weight's variance as an estimate: each root's (faultline_weight_variance, 005), its
     -- weight taken as the roots' mean.
-    if(root_count_merged > 0,
-       root_count_merged * faultline_weight_variance(workflow_weight), 0.0) AS request_variance,
+    faultline_roots_variance(root_count_merged, root_weight) AS request_variance,
     -- The root request failed: the outcome of a workflow with roots > 0, read without last_call
     -- (budget_requests counts root requests only; last_call cost it a tenth of its merge).
     root_error_count_merged > 0 AS root_failed,

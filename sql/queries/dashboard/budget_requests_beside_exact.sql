@@ -1,5 +1,5 @@
 -- name: budget_requests_beside_exact
--- description: budget_requests where the preload counted minutes of the period in process (budget_exact_requests has rows): in a minute it counted the entry requests in process (call_counts_1m, read whole by budget_exact_requests), the succeeded workflows are left out and the failed ones are filed under class 'exact:<class>': failures of that class that the exact count holds already among its requests (requestBudgetInputs counts them as failures, not again as requests). The caller chooses (readRequestBudgetRows, collector/src/budget/budget-reads.ts): the lookups cost two subqueries, which a period with no exact minutes does not pay (the pages bench prints both). {sampled} is workflows_sampled's answer for the earlier of {period_from} and {from}: where it is false no workflow of the period was sampled, each root counts 1 and no weight is read. range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests).
+-- description: budget_requests where the preload counted minutes of the period in process (budget_exact_requests has rows): in a minute it counted the entry requests in process (call_counts_1m, read whole by budget_exact_requests), the succeeded workflows are left out and the failed ones are filed under class 'exact:<class>': failures of that class that the exact count holds already among its requests (requestBudgetInputs counts them as failures, not again as requests). The caller chooses (readRequestBudgetRows, collector/src/budget/budget-reads.ts): the lookups cost two subqueries, which a period with no exact minutes does not pay (the pages bench prints both). {sampled} is workflows_sampled's answer for the earlier of {period_from} and {from}: where it is false no workflow of the period was sampled, each root counts 1 and no weight is read. range_variance is the variance of the estimate (the panels' ±x% at 95% is 1.96 × sqrt(variance) / requests). The requests that succeeded are read from root_requests (550), one row per stored row that holds a root, without merging the workflows; the failed ones from dashboard_workflows, merged.
 SELECT
   n.service AS service,
   r.class AS class,
@@ -27,24 +27,26 @@ FROM (
     -- The end of the minute of the last request stored: the observed time ends there.
     toUnixTimestamp(toStartOfMinute(max(started))) + 60 AS last_seen
   FROM (
-    -- The entry service by its hash (entry_service_key, a number's merge), named once per service
-    -- below: merging the entry string of every workflow cost more than the rest of this query.
-    -- The requests that succeeded need no first failure, so that string is read for the failed
-    -- ones only; those of a minute counted exactly are left to the exact count (exact_count_minutes,
-    -- 050). Subqueries, not a CTE, and no third branch to this union: either slowed every reader by
-    -- half.
+    -- The requests that succeeded, unmerged (root_requests, 550): every root of a workflow none of
+    -- whose rows recorded a failed root, where and when its row says, by the entry service's hash
+    -- (named once per service below). The first failure is read for the failed ones only.
+    -- Those of a minute counted exactly are left to the exact count (exact_count_minutes, 050).
+    -- Subqueries, not a CTE, and no third branch to this union: either slowed every reader by half.
     SELECT entry_service_key AS service_key, '' AS class, started, if({sampled:Bool}, request_weight, toFloat64(roots)) AS weight,
       if({sampled:Bool}, request_variance, 0.0) AS variance
-    FROM dashboard_workflows(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, service = {service:String})
-    WHERE roots > 0 AND NOT root_failed
+    FROM root_requests(from = least({period_from:DateTime}, {from:DateTime}))
+    WHERE started < {to:DateTime}
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
+      AND workflow_key NOT IN (
+        SELECT workflow_key FROM root_requests(from = least({period_from:DateTime}, {from:DateTime})) WHERE root_errors > 0)
       AND faultline_minute_key(entry_service_key, started) NOT IN (
         SELECT minute_key
         FROM exact_count_minutes(from = least({period_from:DateTime}, {from:DateTime}), to = {to:DateTime}, entry = 1, service = '', source = ''))
     UNION ALL
-    -- The failed ones: only the workflows that may have failed are merged, found without the merge
-    -- as workflows_first_failure finds them; WHERE root_failed then decides on the merged workflow
-    -- (a root request's outcome: dashboard_workflows' failed, given roots > 0).
+    -- The failed ones: the workflows with a failed root in any row, the set the branch above leaves
+    -- out, merged (a root request's outcome: dashboard_workflows' failed, given roots > 0, is
+    -- root_failed, a failed root in any of its rows), so that each is counted at its start, under
+    -- its entry service and the class of its first failure.
     SELECT
       entry_service_key AS service_key,
       concat(
@@ -60,10 +62,7 @@ FROM (
     WHERE roots > 0 AND root_failed
       AND ({service:String} = '' OR entry_service_key = cityHash64({service:String}))
       AND workflow_key IN (
-        SELECT workflow_key FROM workflows_rollup
-        WHERE started_at >= least({period_from:DateTime}, {from:DateTime})
-          AND (bitShiftRight(packed_roots, 32) > 0 OR (toUInt32(packed_roots) = 0 AND last_call % 2 = 1))
-      )
+        SELECT workflow_key FROM root_requests(from = least({period_from:DateTime}, {from:DateTime})) WHERE root_errors > 0)
   )
   GROUP BY service_key, class
 ) AS r
