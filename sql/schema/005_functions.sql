@@ -107,6 +107,10 @@ CREATE OR REPLACE FUNCTION faultline_sample_mark AS (trace_state) -> multiIf(
     match(faultline_sample_th(trace_state), '^[0-9a-f]{1,14}$'), 'valid',
     'invalid');
 
+-- 2^56 - T is taken in whole numbers, then divided: T near 2^56 (th:fffffffffffffc to
+-- th:ffffffffffffff, probabilities of 2^-56 to 2^-54) rounds to 2^56 as a double, and the weight
+-- would be infinite, which no count can hold (an insert carrying it failed). The weight is then at
+-- most 2^56.
 -- One extract, no match of its own: every stored span is weighed on insert, and a th that is not
 -- 1-14 hex digits (none extracts as '') is weight 1 either way. A tracestate without 'th:' (most
 -- spans: no tracestate at all) is weight 1 before any regular expression runs: `if` evaluates the
@@ -115,7 +119,8 @@ CREATE OR REPLACE FUNCTION faultline_sample_mark AS (trace_state) -> multiIf(
 CREATE OR REPLACE FUNCTION faultline_sample_weight AS (trace_state) ->
     if(position(trace_state, 'th:') = 0, 1.0,
        if(match(faultline_sample_th(trace_state), '^[0-9a-f]{1,14}$'),
-          exp2(56) / (exp2(56) - toFloat64(reinterpretAsUInt64(reverse(unhex(rightPad(faultline_sample_th(trace_state), 14, '0')))))),
+          exp2(56) / toFloat64(bitShiftLeft(toUInt64(1), 56)
+              - reinterpretAsUInt64(reverse(unhex(rightPad(faultline_sample_th(trace_state), 14, '0'))))),
           1.0));
 
 -- The weight every count sums (failures.weight, the minute rollups, the workflows' requests): the

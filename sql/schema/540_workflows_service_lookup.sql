@@ -65,16 +65,18 @@ GROUP BY service_key;
 -- read at all; without a service filter it reads nothing).
 CREATE OR REPLACE VIEW dashboard_workflows AS
 WITH
-    toUInt64(toUInt32(packed_roots)) AS root_count_merged,
-    bitShiftRight(packed_roots, 32) AS root_error_count_merged,
-    toUInt64(toUInt32(packed_entry_steps)) AS entry_marked_merged,
-    bitShiftRight(packed_entry_steps, 32) AS entry_step_count_merged,
-    toUInt64(toUInt32(packed_steps)) AS step_count_merged,
-    bitShiftRight(packed_steps, 32) AS failed_step_count_merged,
-    toUInt64(toUInt32(packed_entry_attempts)) AS entry_failed_attempts_merged,
-    bitShiftRight(packed_entry_attempts, 32) AS entry_retries_merged,
-    toUInt64(toUInt32(packed_attempts)) AS failed_attempt_count_merged,
-    bitShiftRight(packed_attempts, 32) AS retry_count_merged,
+    toUInt64(toUInt32(packed_requests)) AS root_count_merged,
+    toUInt64(toUInt32(bitShiftRight(packed_requests, 32))) AS root_error_count_merged,
+    -- The roots' weight, in 1/65536ths of a request (530).
+    toFloat64(bitShiftRight(packed_requests, 64)) / 65536 AS root_weight_merged,
+    toUInt64(toUInt32(packed_entry)) AS entry_marked_merged,
+    toUInt64(toUInt32(bitShiftRight(packed_entry, 32))) AS entry_step_count_merged,
+    toUInt64(toUInt32(bitShiftRight(packed_entry, 64))) AS entry_failed_attempts_merged,
+    toUInt64(bitShiftRight(packed_entry, 96)) AS entry_retries_merged,
+    toUInt64(toUInt32(packed_calls)) AS step_count_merged,
+    toUInt64(toUInt32(bitShiftRight(packed_calls, 32))) AS failed_step_count_merged,
+    toUInt64(toUInt32(bitShiftRight(packed_calls, 64))) AS failed_attempt_count_merged,
+    toUInt64(bitShiftRight(packed_calls, 96)) AS retry_count_merged,
     cityHash64({service:String}) AS filter_key
 SELECT
     workflow_key,
@@ -102,19 +104,19 @@ SELECT
     if(length(first_failure_parts) >= 4, first_failure_parts[4], '') AS first_failure_code,
     if(length(first_failure_parts) = 5, first_failure_parts[5], '') AS first_failure_service,
     root_count_merged AS roots,
-    -- The requests the roots stand for under trace sampling (workflows_rollup.root_weight, 500).
-    -- A query that sums weights reads them only where the range may hold a sampled workflow: it
-    -- takes `sampled` (workflows_sampled, 535) and counts roots and 1s where that is false, so
-    -- root_weight, one more column to merge, is not read at all.
-    root_weight AS request_weight,
+    -- The requests the roots stand for under trace sampling (workflows_rollup.root_weight, 500),
+    -- merged in packed_requests beside the roots' counts (530), so weighing a workflow merges no
+    -- column more than counting it. A query that sums weights takes `sampled` (workflows_sampled,
+    -- 535) and counts roots and 1s where it is false: whole numbers, exact, and no float sums.
+    root_weight_merged AS request_weight,
     -- What the workflow stands for in the workflow panels' counts: its root requests' mean weight,
     -- so a workflow of two unsampled requests (a resubmission under the same id) counts once, and
     -- of two each kept by a 1-in-4 sampler, 4 (its requests, in request_weight, 8). A workflow with
     -- no root (calls only, a job) carries no weight of its own and counts 1.
-    if(root_count_merged > 0, root_weight / root_count_merged, 1.0) AS workflow_weight,
+    if(root_count_merged > 0, root_weight_merged / root_count_merged, 1.0) AS workflow_weight,
     -- request_weight's variance as an estimate: each root's (faultline_weight_variance, 005), its
     -- weight taken as the roots' mean.
-    faultline_roots_variance(root_count_merged, root_weight) AS request_variance,
+    faultline_roots_variance(root_count_merged, root_weight_merged) AS request_variance,
     -- The root request failed: the outcome of a workflow with roots > 0, read without last_call
     -- (budget_requests counts root requests only; last_call cost it a tenth of its merge).
     root_error_count_merged > 0 AS root_failed,

@@ -15,6 +15,7 @@ export interface SamplingWeight {
 import { SAMPLING_KEPT_PATH } from './attribute-names.js';
 
 const TWO_56 = 2 ** 56;
+const TWO_56_INT = 1n << 56n;
 /** The `th` sub-key of the `ot` list member: `ot=th:c;rv:…`, members separated by commas. */
 const TH = /(?:^|,)[ \t]*ot=(?:[^,]*;)?th:([^;,]*)/;
 const HEX_THRESHOLD = /^[0-9a-f]{1,14}$/;
@@ -24,10 +25,10 @@ export function samplingWeightOf(traceState: string | undefined): SamplingWeight
   const th = TH.exec(traceState)?.[1];
   if (th === undefined) return { weight: 1, mark: 'none' };
   if (!HEX_THRESHOLD.test(th)) return { weight: 1, mark: 'invalid' };
-  // 14 hex digits = 56 bits: exact in a double only up to 2^53, but the weight is a ratio of
-  // doubles either way (as ClickHouse computes it), equal to the last representable digit.
-  const threshold = Number.parseInt(th.padEnd(14, '0'), 16);
-  return { weight: TWO_56 / (TWO_56 - threshold), mark: 'valid' };
+  // 14 hex digits = 56 bits, past a double's 53: 2^56 − T is taken in whole numbers (as ClickHouse
+  // takes it), since T near 2^56 rounds to 2^56 as a double and the weight would be infinite.
+  const threshold = BigInt(`0x${th.padEnd(14, '0')}`);
+  return { weight: TWO_56 / Number(TWO_56_INT - threshold), mark: 'valid' };
 }
 
 /**

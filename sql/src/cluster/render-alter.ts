@@ -30,6 +30,14 @@ function addColumn(table: TablePlacement, command: readonly Token[]): void {
     table.definition.columns.push(column);
 }
 
+/** Forgets the column a `DROP COLUMN [IF EXISTS] name` command drops (a merged read must not name it). */
+function dropColumn(table: TablePlacement, command: readonly Token[]): void {
+  const significant = command.flatMap((t, k) => (isTrivia(t) ? [] : [k]));
+  const skip = isKeyword(command[significant[2]!], 'IF') ? 4 : 2; // DROP COLUMN [IF EXISTS]
+  const name = command[significant[skip]!]?.text.replace(/^`|`$/g, '');
+  table.definition.columns = table.definition.columns.filter((c) => c.name !== name);
+}
+
 /**
  * `ALTER TABLE t …`: settings, TTLs, indexes and mutations belong to the replicated local table
  * (`ALTER TABLE t_local ON CLUSTER c …`); column changes go to the local table and then to the
@@ -50,8 +58,10 @@ export function renderAlter(ctx: RenderContext, head: StatementHead, tokens: Tok
   const local =
     prefix(table.localName) + commands.map((c) => ` ${join(replicatedSettings(c)).trim()}`).join(',');
   const columnCommands = commands.filter((c) => COLUMN_COMMANDS.has(commandOf(c)));
-  for (const command of columnCommands.filter((c) => commandOf(c) === 'ADD COLUMN'))
-    addColumn(table, command);
+  for (const command of columnCommands) {
+    if (commandOf(command) === 'ADD COLUMN') addColumn(table, command);
+    if (commandOf(command) === 'DROP COLUMN') dropColumn(table, command);
+  }
   if (columnCommands.length === 0) return [local];
   return [local, prefix(table.name) + columnCommands.map((c) => ` ${join(c).trim()}`).join(',')];
 }

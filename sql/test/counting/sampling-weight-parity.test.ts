@@ -22,6 +22,9 @@ const CASES: { traceState: string; weight: number; mark: 'none' | 'valid' | 'inv
   { traceState: 'ot=th:c', weight: 4, mark: 'valid' }, // T = 3·2^54: p = 1/4
   { traceState: 'ot=th:e', weight: 8, mark: 'valid' }, // p = 1/8
   { traceState: 'ot=th:ffffc', weight: 2 ** 18, mark: 'valid' }, // 2^56 − T = 2^38
+  // T within 4 of 2^56 rounds to 2^56 as a double: 2^56 − T is taken in whole numbers.
+  { traceState: 'ot=th:ffffffffffffff', weight: 2 ** 56, mark: 'valid' }, // 2^56 − T = 1
+  { traceState: 'ot=th:fffffffffffffc', weight: 2 ** 54, mark: 'valid' }, // 2^56 − T = 4
   { traceState: 'congo=t61rcWkgMzE,ot=rv:abcdefabcdefab;th:c', weight: 4, mark: 'valid' },
   { traceState: 'ot=th:C', weight: 1, mark: 'invalid' }, // the spec's digits are lower case
   { traceState: 'ot=th:', weight: 1, mark: 'invalid' },

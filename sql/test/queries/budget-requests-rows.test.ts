@@ -47,7 +47,7 @@ function request(r: Request): { call: TraceRow[]; root: TraceRow[] } {
   const rootId = hexId(8);
   const traceState = r.traceState ?? '';
   const attrs = { 'faultline.correlation_id': r.corr, 'faultline.entry': 'true' };
-  const rootEnvelope = r.rootClass
+  const rootEnvelope: Record<string, string> = r.rootClass
     ? { 'faultline.class': r.rootClass, 'faultline.source': 'http', 'faultline.code': String(r.status) }
     : {};
   const root = makeRow({
