@@ -64,10 +64,12 @@ FROM (
     AND Timestamp < {to:DateTime}
     AND SpanKind != 'Server'
     AND ({service:String} = '' OR ServiceName = {service:String})
-    -- Only groups with a retry in range can yield a row: drop the rest before sorting.
+    -- Only groups with a retry in range can yield a row: drop the rest before sorting (the
+    -- service's groups only, as above: the key holds the service).
     AND attempt_key IN (
       SELECT attempt_key FROM retry_attempts
       WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime} AND attempt > 1
+        AND ({service:String} = '' OR ServiceName = {service:String})
     )
   WINDOW w AS (PARTITION BY attempt_key ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
 )

@@ -35,6 +35,7 @@ FROM (
       AND attempt_key IN (
         SELECT attempt_key FROM retry_attempts
         WHERE Timestamp >= {from:DateTime} AND Timestamp < {to:DateTime} AND attempt > 1
+          AND ({service:String} = '' OR ServiceName = {service:String})
       )
     WINDOW w AS (PARTITION BY attempt_key ORDER BY Timestamp ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
   )
