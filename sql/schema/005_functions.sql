@@ -131,6 +131,11 @@ CREATE OR REPLACE FUNCTION faultline_sample_weight AS (trace_state) ->
 CREATE OR REPLACE FUNCTION faultline_span_weight AS (trace_state, attrs) ->
     if(attrs['faultline.sampling.kept'] = 'path', 0.0, faultline_sample_weight(trace_state));
 
+-- The most a weight counts for where it must be a whole number or a fixed point (the latency
+-- digest, 040; the workflows' packed_requests, 530): 2^40, 10^12 requests. A th of a probability
+-- under 2^-40 is hostile or broken input, not a sampler; 2^56, the largest weight, would overflow.
+CREATE OR REPLACE FUNCTION faultline_weight_cap AS () -> 1099511627776.;
+
 -- A span's part of the variance of a weighted count (Horvitz-Thompson, each span kept independently
 -- with probability 1/w): w(w - 1); 0 for a span counted exactly. Summed beside the counts, it gives
 -- the panels' "±x% at 95%" (1.96 × sqrt(variance) / count).

@@ -73,9 +73,9 @@ SELECT
     sumIf(weight, SpanAttributes['faultline.misrouted_retry'] = 'true') AS misrouted,
     sum(weight * Duration) AS duration_ns_sum,
     quantilesState(0.5, 0.95)(Duration) AS latency_ns,
-    -- The digest takes whole weights: thousandths of a request, at most 2^50 (a weight of 10^12
-    -- already outweighs every unsampled call; 2^56, the largest, times 1000 is past UInt64).
-    quantilesTDigestWeightedState(0.5, 0.95)(Duration, toUInt64(round(least(weight, 1099511627776.) * 1000))) AS latency_weighted_ns,
+    -- The digest takes whole weights: thousandths of a request, each weight at most
+    -- faultline_weight_cap (005; 2^56, the largest, times 1000 is past UInt64).
+    quantilesTDigestWeightedState(0.5, 0.95)(Duration, toUInt64(round(least(weight, faultline_weight_cap()) * 1000))) AS latency_weighted_ns,
     sum(faultline_weight_variance(weight) * (1 + prior_attempts)) AS calls_variance,
     toUInt64(countIf(faultline_sample_mark(TraceState) = 'none')) AS unmarked_calls,
     toUInt64(countIf(faultline_sample_mark(TraceState) = 'invalid')) AS invalid_marks

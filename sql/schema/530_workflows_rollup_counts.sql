@@ -15,8 +15,8 @@
 -- counters to a column, and the roots' weight beside their counts, so that weighing a workflow
 -- reads no column more than counting it.
 -- The weight is root_weight (500) in fixed point, 16 bits of fraction (1/65536 of a request: the
--- weights of 1-in-2^k samplers exactly, any other within 0.00002), at most 2^40 per row (a th of
--- a probability under 2^-40, 10^-12, is hostile or broken input, not a sampler). packed_roots stays
+-- weights of 1-in-2^k samplers exactly, any other within 0.00002), at most faultline_weight_cap
+-- (005, 2^40) per row. packed_roots stays
 -- for the readers of the root counts alone (root_requests, the failed-workflow lookups), as a
 -- UInt64 is cheaper to read than the wider pack.
 -- MATERIALIZED from the counters of each row written, as service_keys is, so every writer of
@@ -28,7 +28,7 @@ ALTER TABLE workflows_rollup
         MATERIALIZED root_count + bitShiftLeft(root_error_count, 32),
     ADD COLUMN IF NOT EXISTS packed_requests SimpleAggregateFunction(sum, UInt128)
         MATERIALIZED toUInt128(root_count) + bitShiftLeft(toUInt128(root_error_count), 32)
-            + bitShiftLeft(toUInt128(toUInt64(round(least(root_weight, 1099511627776.) * 65536))), 64),
+            + bitShiftLeft(toUInt128(toUInt64(round(least(root_weight, faultline_weight_cap()) * 65536))), 64),
     ADD COLUMN IF NOT EXISTS packed_entry SimpleAggregateFunction(sum, UInt128)
         MATERIALIZED toUInt128(entry_marked) + bitShiftLeft(toUInt128(entry_step_count), 32)
             + bitShiftLeft(toUInt128(entry_failed_attempts), 64) + bitShiftLeft(toUInt128(entry_retries), 96),
